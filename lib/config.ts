@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * The whole environment, parsed once. Every variable the product reads is declared here and
+ * listed in the README's configuration table; nothing else reads `process.env` directly.
+ */
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(3000),
+  /** Public base URL of the app: links in mail, the bot user-agent, better-auth's base URL. */
+  APP_URL: z.url().optional(),
+  /** Unset: embedded PGlite in PGLITE_DIR. Neon host: serverless Pool. Otherwise node-postgres. */
+  DATABASE_URL: z.string().optional(),
+  PGLITE_DIR: z.string().default('.data/pglite'),
+  BETTER_AUTH_SECRET: z.string().min(32).optional(),
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_DEV: z.string().optional(),
+  RESEND_API_KEY: z.string().optional(),
+  RESEND_BASE_URL: z.url().default('https://api.resend.com'),
+  MAIL_FROM: z.string().default('Sitewatch <noreply@sitewatch.local>'),
+  CHROMIUM_PATH: z.string().optional(),
+  INCLUDED_SITES: int(3),
+  ALLOWANCE_PAGES_CRAWLED: int(5000),
+  ALLOWANCE_PAGES_RENDERED: int(1000),
+  ALLOWANCE_MONITORS: int(2),
+  ORGANIZATIONS_PER_ACCOUNT: int(2),
+  /** Lets outbound requests reach loopback and private ranges. Refused in production. */
+  ALLOW_PRIVATE_NETWORK: flag,
+  /** Start the embedded job runner (scheduler, crawls) in this process. Default on unless Inngest is configured. */
+  EMBEDDED_RUNNER: z.enum(['true', 'false', '1', '0', '']).optional(),
+});
+
+export type Config = z.infer<typeof schema> & {
+  appUrl: string;
+  authSecret: string;
+  inngestHosted: boolean;
+  embeddedRunner: boolean;
+};
+
+const DEV_AUTH_SECRET = 'sitewatch-development-secret-change-me-in-production';
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid environment: ${issues}`);
+  }
+  const c = parsed.data;
+  if (c.ALLOW_PRIVATE_NETWORK && c.NODE_ENV === 'production') {
+    throw new Error('invalid environment: ALLOW_PRIVATE_NETWORK is for development and tests only');
+  }
+  if (c.NODE_ENV === 'production' && !c.BETTER_AUTH_SECRET && c.DATABASE_URL) {
+    // A hosted deployment (real database) must not sign sessions with the public development secret.
+    throw new Error('invalid environment: BETTER_AUTH_SECRET (32+ characters) is required with DATABASE_URL in production');
+  }
+  const inngestHosted = Boolean(c.INNGEST_EVENT_KEY || c.INNGEST_SIGNING_KEY || c.INNGEST_DEV);
+  const embeddedFlag = c.EMBEDDED_RUNNER;
+  return {
+    ...c,
+    appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    authSecret: c.BETTER_AUTH_SECRET ?? DEV_AUTH_SECRET,
+    inngestHosted,
+    embeddedRunner: embeddedFlag === undefined || embeddedFlag === '' ? !inngestHosted : embeddedFlag === 'true' || embeddedFlag === '1',
+  };
+}
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Tests change the environment between files; this drops the parsed copy. */
+export function resetConfig(): void {
+  cached = undefined;
+}

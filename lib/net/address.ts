@@ -1,0 +1,48 @@
+import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+import { BlockedAddressError } from './errors';
+
+/**
+ * True only for globally routable unicast addresses. Loopback, private, link-local (cloud
+ * metadata lives at 169.254.169.254), carrier-grade NAT, multicast, reserved, and the IPv6
+ * ranges that embed an IPv4 address (6to4, NAT64, Teredo) are all refused. An IPv4-mapped IPv6
+ * address is judged as the IPv4 address it carries.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'unicast';
+}
+
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * A drop-in for `dns.lookup` as node:net calls it, answering only with addresses that pass
+ * `isPublicAddress`. Because the socket connects to exactly the address this returns, there is no
+ * window between checking and connecting for a rebinding DNS server to exploit.
+ */
+export function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) {
+      callback(err, []);
+      return;
+    }
+    const allowed = addresses.filter((a) => isPublicAddress(a.address));
+    if (allowed.length === 0) {
+      callback(
+        new BlockedAddressError(hostname, addresses[0]?.address ?? hostname) as NodeJS.ErrnoException,
+        [],
+      );
+      return;
+    }
+    if (options.all) {
+      callback(null, allowed);
+    } else {
+      const first = allowed[0] as LookupAddress;
+      callback(null, first.address, first.family);
+    }
+  });
+}

@@ -1,0 +1,49 @@
+import net from 'node:net';
+import { Agent, buildConnector } from 'undici';
+import { guardedLookup, isPublicAddress } from './address';
+import { BlockedAddressError } from './errors';
+
+/** Time allowed for TCP + TLS setup; the caller's overall deadline usually fires first. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** Idle keep-alive sockets are kept this long, so a crawl reuses one connection per slot. */
+const KEEP_ALIVE_MS = 10_000;
+
+function guardedConnector(): buildConnector.connector {
+  const connect = buildConnector({ lookup: guardedLookup, timeout: CONNECT_TIMEOUT_MS });
+  return (options, callback) => {
+    // node:net skips `lookup` for literal IPs, so those are judged here instead.
+    if (net.isIP(options.hostname) && !isPublicAddress(options.hostname)) {
+      callback(new BlockedAddressError(options.hostname, options.hostname), null);
+      return;
+    }
+    connect(options, callback);
+  };
+}
+
+function createAgent(allowPrivate: boolean): Agent {
+  return new Agent({
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    connect: allowPrivate ? { timeout: CONNECT_TIMEOUT_MS } : guardedConnector(),
+  });
+}
+
+// One agent per policy for the whole process: pools (and their keep-alive sockets) are shared by
+// every caller, which is what makes a crawl's thousands of requests cheap.
+const agents: { guarded?: Agent; open?: Agent } = {};
+
+export function dispatcherFor(allowPrivate: boolean): Agent {
+  if (allowPrivate) {
+    agents.open ??= createAgent(true);
+    return agents.open;
+  }
+  agents.guarded ??= createAgent(false);
+  return agents.guarded;
+}
+
+/** Closes the shared agents (tests, graceful shutdown). New requests create fresh ones. */
+export async function closeDispatchers(): Promise<void> {
+  const open = [agents.guarded, agents.open].filter((a): a is Agent => a !== undefined);
+  agents.guarded = undefined;
+  agents.open = undefined;
+  await Promise.all(open.map((a) => a.close()));
+}

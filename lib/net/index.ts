@@ -1,0 +1,24 @@
+/**
+ * The only way out to the network. Crawler, link checks, uptime probes, webhooks and mail
+ * providers all call `httpRequest` (one hop) or `fetchFollowing` (redirects followed by hand).
+ */
+export { isPublicAddress } from './address';
+export { closeDispatchers } from './dispatcher';
+export { NetError, type NetErrorCode } from './errors';
+export {
+  chainOf,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_REDIRECTS,
+  DEFAULT_TIMEOUT_MS,
+  type FollowedResponse,
+  type FollowOptions,
+  fetchFollowing,
+  type HttpRequestOptions,
+  type HttpResponse,
+  header,
+  httpRequest,
+  isRedirectStatus,
+  type RedirectHop,
+  USER_AGENT_TOKEN,
+  userAgent,
+} from './request';

@@ -1,0 +1,370 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import type { Dispatcher } from 'undici';
+import { config } from '@/lib/config';
+import { dispatcherFor } from './dispatcher';
+import { NetError, timeoutDetail, toNetError } from './errors';
+
+export const USER_AGENT_TOKEN = 'SitewatchBot';
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_MAX_REDIRECTS = 10;
+
+let userAgentValue: string | undefined;
+export function userAgent(): string {
+  userAgentValue ??= `${USER_AGENT_TOKEN}/1.0 (+${config().appUrl}/bot)`;
+  return userAgentValue;
+}
+
+export interface HttpRequestOptions {
+  url: string | URL;
+  /** Default GET. */
+  method?: string;
+  /** Merged over the defaults (user-agent, accept, accept-encoding); names are case-insensitive. */
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Serialised as the body with `content-type: application/json`. */
+  json?: unknown;
+  /** One deadline for connect, headers and body (and every hop of `fetchFollowing`). */
+  timeoutMs?: number;
+  /** Body bytes kept (after decompression). 0 discards the body without buffering it. */
+  maxBytes?: number;
+  /** Past `maxBytes`: keep what was read and mark `truncated` (default), or fail with `body-too-large`. */
+  onTooLarge?: 'truncate' | 'error';
+  signal?: AbortSignal;
+  /** Reach loopback and private ranges. Defaults to `config().ALLOW_PRIVATE_NETWORK`. */
+  allowPrivate?: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The body was cut at `maxBytes`. */
+  truncated: boolean;
+  /** The URL that produced this response (the last hop after redirects). */
+  url: string;
+  timings: { startedAt: number; headersMs: number; totalMs: number };
+}
+
+export interface RedirectHop {
+  status: number;
+  url: string;
+}
+
+export interface FollowedResponse extends HttpResponse {
+  /** Every response in order, the final one included: a single entry means no redirect. */
+  chain: RedirectHop[];
+}
+
+export interface FollowOptions extends HttpRequestOptions {
+  /** Redirects followed before failing with `too-many-redirects`. Default 10. */
+  maxRedirects?: number;
+}
+
+/** First value of a header, whichever way undici delivered it. */
+export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function isRedirectStatus(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/** One request, one response: redirects come back as they are (3xx with a location header). */
+export async function httpRequest(options: HttpRequestOptions): Promise<HttpResponse> {
+  const url = parseHttpUrl(options.url);
+  const deadline = new Deadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.signal);
+  try {
+    return await exchange(url, prepare(options), deadline, alwaysRead);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/**
+ * Follows redirects by hand, so the address check applies to every hop, the chain is recorded,
+ * and a loop is reported as such rather than as "too many redirects". A NetError thrown after
+ * the first hop carries the chain walked so far in `chain`.
+ */
+export async function fetchFollowing(options: FollowOptions): Promise<FollowedResponse> {
+  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  let url = parseHttpUrl(options.url);
+  let request = prepare(options);
+  const chain: RedirectHop[] = [];
+  const seen = new Set<string>();
+  const deadline = new Deadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.signal);
+  try {
+    for (;;) {
+      seen.add(url.href);
+      let response: HttpResponse;
+      try {
+        response = await exchange(url, request, deadline, readUnlessRedirect);
+      } catch (err) {
+        throw withChain(err, chain);
+      }
+      chain.push({ status: response.status, url: response.url });
+      const location = header(response.headers, 'location');
+      if (!isRedirectStatus(response.status) || location === undefined) {
+        return { ...response, chain };
+      }
+      const next = resolveRedirect(location, url);
+      if (seen.has(next.href)) {
+        const path = [...chain.map((hop) => hop.url), next.href].join(' -> ');
+        throw withChain(new NetError('redirect-loop', `redirect loop: ${path}`), chain);
+      }
+      if (chain.length > maxRedirects) {
+        throw withChain(new NetError('too-many-redirects', `more than ${maxRedirects} redirects`), chain);
+      }
+      request = redirectedRequest(request, response.status, url, next);
+      url = next;
+    }
+  } finally {
+    deadline.dispose();
+  }
+}
+
+// --- internals -----------------------------------------------------------------------------
+
+interface PreparedRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+  maxBytes: number;
+  onTooLarge: 'truncate' | 'error';
+  allowPrivate: boolean;
+}
+
+function prepare(options: HttpRequestOptions): PreparedRequest {
+  const headers: Record<string, string> = {
+    'user-agent': userAgent(),
+    accept: '*/*',
+    'accept-encoding': 'gzip, deflate, br',
+  };
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['content-type'] = 'application/json';
+  }
+  if (options.headers) {
+    for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = value;
+  }
+  return {
+    method: (options.method ?? 'GET').toUpperCase(),
+    headers,
+    body,
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    onTooLarge: options.onTooLarge ?? 'truncate',
+    allowPrivate: options.allowPrivate ?? config().ALLOW_PRIVATE_NETWORK,
+  };
+}
+
+function parseHttpUrl(input: string | URL): URL {
+  let url: URL;
+  try {
+    url = typeof input === 'string' ? new URL(input) : input;
+  } catch {
+    throw new NetError('invalid-url', `invalid URL: ${String(input)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new NetError('invalid-url', `not an http(s) URL: ${url.href}`);
+  }
+  return url;
+}
+
+function resolveRedirect(location: string, from: URL): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw new NetError('invalid-url', `redirected to an invalid URL: ${location}`);
+  }
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+    throw new NetError('invalid-url', `redirected to a non-HTTP URL: ${next.href}`);
+  }
+  next.hash = '';
+  return next;
+}
+
+/** Browser rules: 303 (and 301/302 after a POST) turn into a body-less GET; 307/308 replay as is. */
+function redirectedRequest(request: PreparedRequest, status: number, from: URL, to: URL): PreparedRequest {
+  const headers = { ...request.headers };
+  let { method, body } = request;
+  if ((status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')) {
+    method = 'GET';
+    body = undefined;
+    delete headers['content-type'];
+    delete headers['content-length'];
+  }
+  if (from.origin !== to.origin) {
+    // Credentials meant for one origin must not leak to wherever it redirects.
+    delete headers.authorization;
+    delete headers.cookie;
+  }
+  return { ...request, method, headers, body };
+}
+
+function withChain(err: unknown, chain: RedirectHop[]): unknown {
+  if (err instanceof NetError && chain.length > 0) {
+    (err as NetError & { chain?: RedirectHop[] }).chain = chain.slice();
+  }
+  return err;
+}
+
+/** The redirect chain a NetError from `fetchFollowing` walked before failing, if any. */
+export function chainOf(err: unknown): RedirectHop[] | undefined {
+  return err instanceof NetError ? (err as NetError & { chain?: RedirectHop[] }).chain : undefined;
+}
+
+/** One timer and one AbortController for a whole logical request, however many hops it takes. */
+class Deadline {
+  readonly controller = new AbortController();
+  readonly startedAt = Date.now();
+  timedOut = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly external: AbortSignal | undefined;
+  private readonly onExternalAbort = () => this.controller.abort();
+
+  constructor(
+    readonly timeoutMs: number,
+    external: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort();
+    }, timeoutMs);
+    this.external = external;
+    if (external?.aborted) this.controller.abort();
+    else external?.addEventListener('abort', this.onExternalAbort, { once: true });
+  }
+
+  translate(err: unknown, host: string): NetError {
+    if (this.timedOut) return new NetError('timeout', timeoutDetail(this.timeoutMs), { cause: err });
+    if (this.external?.aborted) return new NetError('aborted', 'request was cancelled', { cause: err });
+    return toNetError(err, host, this.timeoutMs);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.external?.removeEventListener('abort', this.onExternalAbort);
+  }
+}
+
+type ReadPolicy = (status: number, headers: IncomingHttpHeaders) => boolean;
+const alwaysRead: ReadPolicy = () => true;
+const readUnlessRedirect: ReadPolicy = (status, headers) => !(isRedirectStatus(status) && headers.location);
+
+async function exchange(
+  url: URL,
+  request: PreparedRequest,
+  deadline: Deadline,
+  read: ReadPolicy,
+): Promise<HttpResponse> {
+  if (deadline.controller.signal.aborted) throw deadline.translate(undefined, url.hostname);
+  const startedAt = Date.now();
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await dispatcherFor(request.allowPrivate).request({
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: request.method as Dispatcher.HttpMethod,
+      headers: request.headers,
+      body: request.body,
+      signal: deadline.controller.signal,
+      // Backstops only: the deadline's own timer is what normally fires.
+      headersTimeout: deadline.timeoutMs + 1000,
+      bodyTimeout: deadline.timeoutMs + 1000,
+    });
+  } catch (err) {
+    throw deadline.translate(err, url.hostname);
+  }
+  const headersMs = Date.now() - startedAt;
+  let body: Buffer = EMPTY;
+  let truncated = false;
+  try {
+    if (request.method === 'HEAD' || request.maxBytes === 0 || !read(response.statusCode, response.headers)) {
+      await response.body.dump();
+    } else {
+      ({ body, truncated } = await readBody(response.body, response.headers, request));
+    }
+  } catch (err) {
+    response.body.destroy();
+    throw deadline.translate(err, url.hostname);
+  }
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body,
+    truncated,
+    url: url.href,
+    timings: { startedAt, headersMs, totalMs: Date.now() - startedAt },
+  };
+}
+
+const EMPTY: Buffer = Buffer.alloc(0);
+
+function decoderFor(
+  encoding: string | undefined,
+): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      // Lenient flushing: many servers end gzip streams abruptly; keep what was decoded.
+      return zlib.createGunzip({
+        flush: zlib.constants.Z_SYNC_FLUSH,
+        finishFlush: zlib.constants.Z_SYNC_FLUSH,
+      });
+    case 'deflate':
+      return zlib.createInflate({
+        flush: zlib.constants.Z_SYNC_FLUSH,
+        finishFlush: zlib.constants.Z_SYNC_FLUSH,
+      });
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      return undefined;
+  }
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
+}
+
+/** Reads at most `maxBytes` decoded bytes, then stops: a huge or endless body costs nothing more. */
+async function readBody(
+  raw: Readable,
+  headers: IncomingHttpHeaders,
+  request: PreparedRequest,
+): Promise<{ body: Buffer; truncated: boolean }> {
+  const { maxBytes, onTooLarge } = request;
+  const tooLarge = () => new NetError('body-too-large', `response body larger than ${formatBytes(maxBytes)}`);
+  const declared = Number(header(headers, 'content-length'));
+  const encoding = header(headers, 'content-encoding');
+  const decoder = decoderFor(encoding);
+  if (onTooLarge === 'error' && !decoder && declared > maxBytes) throw tooLarge();
+
+  const source: Readable = decoder ? pipeline(raw, decoder, () => {}) : raw;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    if (size + chunk.length > maxBytes) {
+      if (onTooLarge === 'error') throw tooLarge();
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      size = maxBytes;
+      truncated = true;
+      break;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  if (truncated) {
+    // Leaving the loop early destroys `source`; the raw socket stream must go too.
+    raw.destroy();
+  }
+  return { body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size), truncated };
+}

@@ -59,7 +59,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   if (c.NODE_ENV === 'production' && !c.BETTER_AUTH_SECRET && c.DATABASE_URL) {
     // A hosted deployment (real database) must not sign sessions with the public development secret.
-    throw new Error('invalid environment: BETTER_AUTH_SECRET (32+ characters) is required with DATABASE_URL in production');
+    throw new Error(
+      'invalid environment: BETTER_AUTH_SECRET (32+ characters) is required with DATABASE_URL in production',
+    );
   }
   const inngestHosted = Boolean(c.INNGEST_EVENT_KEY || c.INNGEST_SIGNING_KEY || c.INNGEST_DEV);
   const embeddedFlag = c.EMBEDDED_RUNNER;
@@ -68,7 +70,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     authSecret: c.BETTER_AUTH_SECRET ?? DEV_AUTH_SECRET,
     inngestHosted,
-    embeddedRunner: embeddedFlag === undefined || embeddedFlag === '' ? !inngestHosted : embeddedFlag === 'true' || embeddedFlag === '1',
+    embeddedRunner:
+      embeddedFlag === undefined || embeddedFlag === ''
+        ? !inngestHosted
+        : embeddedFlag === 'true' || embeddedFlag === '1',
   };
 }
 

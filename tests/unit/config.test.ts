@@ -18,7 +18,9 @@ describe('parseConfig', () => {
   });
 
   it('refuses private-network access in production', () => {
-    expect(() => parseConfig({ NODE_ENV: 'production', ALLOW_PRIVATE_NETWORK: 'true' })).toThrow(/ALLOW_PRIVATE_NETWORK/);
+    expect(() => parseConfig({ NODE_ENV: 'production', ALLOW_PRIVATE_NETWORK: 'true' })).toThrow(
+      /ALLOW_PRIVATE_NETWORK/,
+    );
   });
 
   it('names the bad variable', () => {

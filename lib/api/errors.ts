@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/**
+ * The one error type services throw. The pipeline maps it, and only it, to `{error}` with its status;
+ * anything else is a 500 whose details stay in the server log.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 502 | 503,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, message);
+export const unauthorized = (message: string) => new ApiError(401, message);
+export const forbidden = (message: string) => new ApiError(403, message);
+export const notFound = (message: string) => new ApiError(404, message);
+export const conflict = (message: string) => new ApiError(409, message);
+export const unprocessable = (message: string) => new ApiError(422, message);
+export const badGateway = (message: string) => new ApiError(502, message);
+
+export const siteNotFound = () => notFound('site not found');
+
+/** "rootUrl: must be an http(s) URL" — the first issue, naming the field. */
+export function describeZodError(error: z.ZodError, where?: string): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid request';
+  const path = issue.path.map(String).join('.');
+  const field = path || where || 'body';
+  return `${field}: ${issue.message}`;
+}
+
+export function errorResponse(error: unknown, requestId: string): Response {
+  if (error instanceof ApiError) return Response.json({ error: error.message }, { status: error.status });
+  if (error instanceof z.ZodError) return Response.json({ error: describeZodError(error) }, { status: 422 });
+  // Log the failure with its request id; the response carries the id, never the internals.
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  console.error(`request ${requestId} failed: ${detail}`);
+  return Response.json({ error: `internal error (request ${requestId})` }, { status: 500 });
+}

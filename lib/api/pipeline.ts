@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { type Permission, requirePermission } from '@/lib/auth/permissions';
+import { type Principal, resolvePrincipal } from '@/lib/auth/principal';
+import { type Db, getDb } from '@/lib/db/client';
+import { ApiError, badRequest, describeZodError, errorResponse, forbidden } from './errors';
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type HandlerContext<P, Q, B> = {
+  db: Db;
+  principal: Principal;
+  params: P;
+  query: Q;
+  body: B;
+  req: Request;
+};
+
+type RouteOptions<PS, QS, BS> = {
+  /** 'session': dashboard sessions only; an API key gets 403 (spec rule 7). Default: key or session. */
+  auth?: 'any' | 'session';
+  permission?: Permission;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  /** Status for a plain (non-Response) result; 200 unless given. */
+  status?: number;
+};
+
+/** A result with a status decided at run time (e.g. crawl trigger: 202 started, 200 already running). */
+export class Reply<T> {
+  constructor(
+    readonly data: T,
+    readonly status: number,
+  ) {}
+}
+export const reply = <T>(data: T, status: number) => new Reply(data, status);
+
+type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+/**
+ * The one request pipeline of every /v1 route:
+ * credential -> principal -> session-only gate -> permission -> zod (path, query, body) -> handler -> JSON.
+ * Every failure leaves through `errorResponse`, so every error body is `{error}`.
+ */
+export function apiRoute<
+  PS extends Schema | undefined = undefined,
+  QS extends Schema | undefined = undefined,
+  BS extends Schema | undefined = undefined,
+>(
+  options: RouteOptions<PS, QS, BS>,
+  handler: (ctx: HandlerContext<Out<PS>, Out<QS>, Out<BS>>) => Promise<unknown>,
+) {
+  return async (req: Request, context?: NextRouteContext): Promise<Response> => {
+    const requestId = randomUUID().slice(0, 8);
+    try {
+      const db = await getDb();
+      const principal = await resolvePrincipal(db, req.headers);
+      if (options.auth === 'session' && principal.via !== 'session') {
+        throw forbidden('this endpoint needs a dashboard session; API keys cannot use it');
+      }
+      if (options.permission) requirePermission(principal, options.permission);
+      const params = parse(options.params, (await context?.params) ?? {}, 'path');
+      const query = parse(options.query, Object.fromEntries(new URL(req.url).searchParams), 'query');
+      const body = options.body ? parse(options.body, await readJson(req), 'body') : undefined;
+      const result = await handler({
+        db,
+        principal,
+        params: params as Out<PS>,
+        query: query as Out<QS>,
+        body: body as Out<BS>,
+        req,
+      });
+      if (result instanceof Response) return result;
+      if (result instanceof Reply) return Response.json(result.data, { status: result.status });
+      return Response.json(result, { status: options.status ?? 200 });
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+  };
+}
+
+function parse(schema: Schema | undefined, input: unknown, where: string): unknown {
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new ApiError(422, describeZodError(parsed.error, where));
+  return parsed.data;
+}
+
+const MAX_BODY_BYTES = 256 * 1024;
+
+/** An empty body reads as undefined (so optional bodies work); anything else must be JSON. */
+async function readJson(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (text.length > MAX_BODY_BYTES)
+    throw new ApiError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('malformed JSON body');
+  }
+}

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { nextCookies } from 'better-auth/next-js';
+import { bearer, emailOTP, organization } from 'better-auth/plugins';
+import { and, asc, count, eq } from 'drizzle-orm';
+import { config } from '@/lib/config';
+import { type Db, getDb } from '@/lib/db/client';
+import * as schema from '@/lib/db/schema';
+import { invitationMessage, signInCodeMessage } from '@/lib/email/templates';
+import { sendMail } from '@/lib/email/transport';
+import { organizationLimitFor } from './org-limit';
+import { createPersonalOrganization } from './personal-org';
+
+export const OTP_LENGTH = 6;
+export const OTP_TTL_SECONDS = 300;
+export const OTP_ATTEMPTS = 3;
+
+function buildAuth(db: Db) {
+  const c = config();
+  return betterAuth({
+    appName: 'Sitewatch',
+    baseURL: c.appUrl,
+    secret: c.authSecret,
+    trustedOrigins: [c.appUrl],
+    database: drizzleAdapter(db, { provider: 'pg', schema, usePlural: true }),
+    advanced: {
+      database: { generateId: () => randomUUID() },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    rateLimit: {
+      enabled: c.NODE_ENV !== 'test',
+      storage: 'database',
+      modelName: 'rateLimit',
+      window: 60,
+      max: 100,
+      customRules: {
+        '/email-otp/send-verification-otp': { window: 60, max: 3 },
+        '/sign-in/email-otp': { window: 60, max: 10 },
+      },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // Everyone lands in an organization of their own on first sign-in.
+          after: async (user) => {
+            await createPersonalOrganization(db, { userId: user.id, email: user.email });
+          },
+        },
+      },
+      session: {
+        create: {
+          before: async (session) => {
+            const [first] = await db
+              .select({ organizationId: schema.members.organizationId })
+              .from(schema.members)
+              .where(eq(schema.members.userId, session.userId))
+              .orderBy(asc(schema.members.createdAt))
+              .limit(1);
+            return { data: { ...session, activeOrganizationId: first?.organizationId ?? null } };
+          },
+        },
+      },
+    },
+    plugins: [
+      emailOTP({
+        otpLength: OTP_LENGTH,
+        expiresIn: OTP_TTL_SECONDS,
+        allowedAttempts: OTP_ATTEMPTS,
+        storeOTP: 'hashed',
+        async sendVerificationOTP({ email, otp }) {
+          await sendMail(db, signInCodeMessage(email, otp));
+        },
+      }),
+      organization({
+        creatorRole: 'owner',
+        organizationLimit: async (user) => {
+          const [row] = await db
+            .select({ n: count() })
+            .from(schema.members)
+            .where(eq(schema.members.userId, user.id));
+          return (row?.n ?? 0) >= (await organizationLimitFor(db, user.id));
+        },
+        invitationExpiresIn: 60 * 60 * 48,
+        cancelPendingInvitationsOnReInvite: true,
+        async sendInvitationEmail(data) {
+          await sendMail(
+            db,
+            invitationMessage({
+              to: data.email,
+              organizationName: data.organization.name,
+              inviterEmail: data.inviter.user.email,
+              role: data.role,
+              acceptUrl: `${c.appUrl}/invite/${data.id}`,
+            }),
+          );
+        },
+      }),
+      bearer(),
+      nextCookies(),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof buildAuth>;
+
+const cache = new WeakMap<Db, Auth>();
+
+/** The auth instance bound to a database (one per database, built on first use). */
+export function authFor(db: Db): Auth {
+  let auth = cache.get(db);
+  if (!auth) {
+    auth = buildAuth(db);
+    cache.set(db, auth);
+  }
+  return auth;
+}
+
+export async function getAuth(): Promise<Auth> {
+  return authFor(await getDb());
+}
+
+export async function isMember(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: schema.members.id })
+    .from(schema.members)
+    .where(and(eq(schema.members.organizationId, organizationId), eq(schema.members.userId, userId)))
+    .limit(1);
+  return Boolean(row);
+}

@@ -1,0 +1,23 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { config } from '@/lib/config';
+import type { Db } from '@/lib/db/client';
+import { limitRequests } from '@/lib/db/schema';
+
+export const ORG_LIMIT_KIND = 'user_orgs';
+
+/** The account's organization cap: the configured default, raised by an approved limit request. */
+export async function organizationLimitFor(db: Db, userId: string): Promise<number> {
+  const [approved] = await db
+    .select({ limit: limitRequests.requested_limit })
+    .from(limitRequests)
+    .where(
+      and(
+        eq(limitRequests.user_id, userId),
+        eq(limitRequests.kind, ORG_LIMIT_KIND),
+        eq(limitRequests.status, 'approved'),
+      ),
+    )
+    .orderBy(desc(limitRequests.requested_limit))
+    .limit(1);
+  return Math.max(config().ORGANIZATIONS_PER_ACCOUNT, approved?.limit ?? 0);
+}

@@ -1,0 +1,44 @@
+import { forbidden } from '@/lib/api/errors';
+import type { Principal } from './principal';
+
+/**
+ * What an action needs. Keys are not role-gated (spec rule 4): they act with management capability
+ * within their site scope. Session roles: owner/admin manage, members read their granted sites and
+ * crawl only with canCrawl.
+ */
+export type Permission =
+  | 'read'
+  | 'manage'
+  | 'crawl'
+  /** Register sites: owner/admin sessions and unscoped keys. */
+  | 'create-site'
+  /** Session-only administration (keys, members, billing, usage, notifications). */
+  | 'admin';
+
+export function can(p: Principal, permission: Permission): boolean {
+  const privilegedRole = p.role === 'owner' || p.role === 'admin';
+  switch (permission) {
+    case 'read':
+      return true;
+    case 'manage':
+      return p.via === 'key' || privilegedRole;
+    case 'crawl':
+      return p.via === 'key' || privilegedRole || p.canCrawl;
+    case 'create-site':
+      return (p.via === 'key' && p.siteIds === 'all') || privilegedRole;
+    case 'admin':
+      return p.via === 'session' && privilegedRole;
+  }
+}
+
+const denial: Record<Permission, string> = {
+  read: 'not allowed',
+  manage: 'your role cannot manage this organization: ask an owner or admin',
+  crawl: 'your role cannot start crawls: ask an owner or admin for crawl permission',
+  'create-site': 'only owners, admins and API keys without a site scope can register sites',
+  admin: 'only owners and admins can do this',
+};
+
+export function requirePermission(p: Principal, permission: Permission): void {
+  if (!can(p, permission)) throw forbidden(denial[permission]);
+}

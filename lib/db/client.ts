@@ -1,0 +1,79 @@
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { config } from '@/lib/config';
+import * as schema from './schema';
+
+/**
+ * The database every service receives. PGlite, node-postgres and Neon's Pool all expose the same
+ * drizzle Postgres API, so services are written once against this type.
+ */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DbHandle = { db: Db; driver: 'pglite' | 'pg' | 'neon'; close: () => Promise<void> };
+
+export function isNeonUrl(url: string): boolean {
+  try {
+    return new URL(url).hostname.endsWith('.neon.tech');
+  } catch {
+    return false;
+  }
+}
+
+/** Opens the database a URL names: unset = embedded PGlite in `pgliteDir`. */
+export async function openDatabase(url: string | undefined, pgliteDir: string): Promise<DbHandle> {
+  if (!url) {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { drizzle } = await import('drizzle-orm/pglite');
+    if (!pgliteDir.startsWith('memory://')) {
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(pgliteDir, { recursive: true });
+    }
+    const client = new PGlite(pgliteDir);
+    const db = drizzle({ client, schema }) as unknown as Db;
+    return { db, driver: 'pglite', close: () => client.close() };
+  }
+  if (isNeonUrl(url)) {
+    const { Pool, neonConfig } = await import('@neondatabase/serverless');
+    const { drizzle } = await import('drizzle-orm/neon-serverless');
+    const ws = (await import('ws')).default;
+    neonConfig.webSocketConstructor = ws;
+    const pool = new Pool({ connectionString: url });
+    return {
+      db: drizzle({ client: pool, schema }) as unknown as Db,
+      driver: 'neon',
+      close: () => pool.end(),
+    };
+  }
+  const pg = (await import('pg')).default;
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  return { db: drizzle({ client: pool, schema }) as unknown as Db, driver: 'pg', close: () => pool.end() };
+}
+
+// One handle per process. Kept on globalThis so Next's module reloading in development and the
+// instrumentation hook share it instead of opening PGlite's single-owner data folder twice.
+const slot = Symbol.for('sitewatch.db');
+type Slot = { [slot]?: Promise<DbHandle> };
+
+export function getDbHandle(): Promise<DbHandle> {
+  const g = globalThis as Slot;
+  g[slot] ??= (async () => {
+    const c = config();
+    const handle = await openDatabase(c.DATABASE_URL, c.PGLITE_DIR);
+    const { migrate } = await import('./migrate');
+    await migrate(handle);
+    return handle;
+  })();
+  return g[slot];
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDbHandle()).db;
+}
+
+/** Closes and forgets the process database (tests switch databases between files). */
+export async function closeDb(): Promise<void> {
+  const g = globalThis as Slot;
+  const current = g[slot];
+  g[slot] = undefined;
+  if (current) await (await current).close();
+}

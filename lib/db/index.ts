@@ -1,0 +1,2 @@
+export { closeDb, type Db, getDb } from './client';
+export * as tables from './schema';

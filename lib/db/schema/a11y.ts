@@ -1,0 +1,67 @@
+import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { epochMs } from './columns';
+import { runs } from './runs';
+import { sites } from './sites';
+
+export const a11yFindings = pgTable(
+  'a11y_findings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    run_id: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    tenant_id: text('tenant_id').notNull(),
+    page_url: text('page_url').notNull(),
+    rule: text('rule').notNull(),
+    impact: text('impact', { enum: ['critical', 'serious', 'moderate', 'minor'] }),
+    wcag: text('wcag'),
+    help: text('help').notNull(),
+    help_url: text('help_url').notNull(),
+    type: text('type', { enum: ['violation', 'incomplete'] }).notNull(),
+    count: integer('count').notNull(),
+    nodes: text('nodes').notNull().default('[]'),
+    created_at: epochMs('created_at').notNull(),
+    standards: jsonb('standards').$type<{
+      wcagLevel: 'A' | 'AA' | 'AAA' | null;
+      en301549: boolean;
+      section508: boolean;
+    }>(),
+    sc: text('sc'),
+    principle: text('principle'),
+  },
+  (t) => [index('a11y_findings_run_idx').on(t.tenant_id, t.run_id, t.page_url)],
+);
+
+export const a11ySuppressions = pgTable(
+  'a11y_suppressions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant_id: text('tenant_id').notNull(),
+    site_id: uuid('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    rule: text('rule').notNull(),
+    selector: text('selector'),
+    page_url: text('page_url'),
+    reason: text('reason'),
+    created_by: text('created_by'),
+    created_at: epochMs('created_at').notNull(),
+  },
+  (t) => [index('a11y_suppressions_site_idx').on(t.tenant_id, t.site_id)],
+);
+
+export const a11yManualChecks = pgTable(
+  'a11y_manual_checks',
+  {
+    tenant_id: text('tenant_id').notNull(),
+    site_id: uuid('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    sc: text('sc').notNull(),
+    status: text('status', { enum: ['verified', 'not_applicable', 'failed'] }).notNull(),
+    note: text('note'),
+    by: text('by'),
+    at: epochMs('at').notNull(),
+  },
+  (t) => [uniqueIndex('a11y_manual_checks_site_sc_idx').on(t.tenant_id, t.site_id, t.sc)],
+);

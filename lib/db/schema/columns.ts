@@ -1,0 +1,9 @@
+import { bigint, integer } from 'drizzle-orm/pg-core';
+
+/** Epoch milliseconds. bigint in Postgres, a JS number in code (safe until the year 287396). */
+export const epochMs = (name: string) => bigint(name, { mode: 'number' });
+
+/** The spec's persisted 0/1 flags. */
+export const flag = (name: string) => integer(name).notNull();
+
+export const now = () => Date.now();

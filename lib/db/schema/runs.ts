@@ -1,0 +1,175 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { epochMs } from './columns';
+import { sites } from './sites';
+
+const counter = (name: string) => integer(name).notNull().default(0);
+
+export const runs = pgTable(
+  'runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    site_id: uuid('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    tenant_id: text('tenant_id').notNull(),
+    started_at: epochMs('started_at').notNull(),
+    finished_at: epochMs('finished_at'),
+    state: text('state', { enum: ['running', 'completed', 'failed'] }).notNull(),
+    kind: text('kind', { enum: ['crawl', 'a11y'] }).notNull(),
+    pages_crawled: counter('pages_crawled'),
+    links_checked: counter('links_checked'),
+    broken_count: counter('broken_count'),
+    pages_with_broken_count: counter('pages_with_broken_count'),
+    internal_broken: counter('internal_broken'),
+    external_broken: counter('external_broken'),
+    a11y_score: integer('a11y_score'),
+    a11y_critical: counter('a11y_critical'),
+    a11y_serious: counter('a11y_serious'),
+    a11y_moderate: counter('a11y_moderate'),
+    a11y_minor: counter('a11y_minor'),
+    a11y_pages_scanned: counter('a11y_pages_scanned'),
+    a11y_issue_count: counter('a11y_issue_count'),
+    a11y_resolved: counter('a11y_resolved'),
+    seo_score: integer('seo_score'),
+    seo_critical: counter('seo_critical'),
+    seo_serious: counter('seo_serious'),
+    seo_moderate: counter('seo_moderate'),
+    seo_minor: counter('seo_minor'),
+    seo_pages_scanned: counter('seo_pages_scanned'),
+    seo_issue_count: counter('seo_issue_count'),
+    error: text('error'),
+    // Internal (not part of the Run resource): how the run was started and its live phase.
+    trigger: text('trigger', { enum: ['schedule', 'manual'] })
+      .notNull()
+      .default('manual'),
+    chain_a11y: integer('chain_a11y').notNull().default(0),
+    phase: text('phase', { enum: ['seeding', 'crawling', 'finalizing', 'done'] })
+      .notNull()
+      .default('seeding'),
+    window: integer('window').notNull().default(2),
+    /** Settings captured at start so a run is judged by the rules it started with. */
+    settings: jsonb('settings').$type<RunSettings>(),
+    heartbeat_at: epochMs('heartbeat_at'),
+  },
+  (t) => [
+    index('runs_site_idx').on(t.tenant_id, t.site_id, t.kind, t.started_at),
+    index('runs_running_idx').on(t.state).where(sql`${t.state} = 'running'`),
+    // At most one running crawl per site: the database settles simultaneous triggers.
+    uniqueIndex('runs_one_running_crawl_idx')
+      .on(t.site_id)
+      .where(sql`${t.state} = 'running' and ${t.kind} = 'crawl'`),
+  ],
+);
+
+export type RunSettings = {
+  rootUrl: string;
+  hostname: string;
+  maxPages: number;
+  maxConcurrency: number;
+  excludePaths: string[];
+  stripParams: string[];
+  seoEnabled: boolean;
+  scannerEnabled: boolean;
+  /** Pages this run may still crawl under the monthly allowance (null: no cap beyond maxPages). */
+  allowanceRemaining: number | null;
+};
+
+/**
+ * The crawl frontier: every distinct URL a run discovered, internal pages to fetch and parse and
+ * external targets to check. Leased in batches with FOR UPDATE SKIP LOCKED so any number of workers
+ * can share a run; an expired lease returns the URL to the pool.
+ */
+export const crawlUrls = pgTable(
+  'crawl_urls',
+  {
+    run_id: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    kind: text('kind', { enum: ['internal', 'external'] }).notNull(),
+    depth: integer('depth').notNull().default(0),
+    state: text('state', { enum: ['pending', 'leased', 'done'] })
+      .notNull()
+      .default('pending'),
+    lease_expires_at: epochMs('lease_expires_at'),
+    found_on: text('found_on'),
+    attempts: integer('attempts').notNull().default(0),
+    /** Outcome once done: ok, broken, error, unverifiable, skipped (e.g. beyond maxPages). */
+    verdict: text('verdict'),
+    status_code: integer('status_code'),
+    redirect_chain: text('redirect_chain'),
+    detail: text('detail'),
+    /** The crawled page's SEO facts (internal HTML pages with the SEO app on). */
+    seo_facts: jsonb('seo_facts'),
+    is_page: integer('is_page').notNull().default(0),
+    seq: integer('seq').generatedAlwaysAsIdentity(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.run_id, t.url] }),
+    index('crawl_urls_pending_idx').on(t.run_id, t.seq).where(sql`${t.state} = 'pending'`),
+    index('crawl_urls_leased_idx').on(t.run_id, t.lease_expires_at).where(sql`${t.state} = 'leased'`),
+  ],
+);
+
+/** Link edges (source page -> target) with the element that carries the link. */
+export const crawlLinks = pgTable(
+  'crawl_links',
+  {
+    run_id: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    source_url: text('source_url').notNull(),
+    target_url: text('target_url').notNull(),
+    link_text: text('link_text'),
+    link_selector: text('link_selector'),
+    link_attrs: text('link_attrs'),
+  },
+  (t) => [primaryKey({ columns: [t.run_id, t.target_url, t.source_url] })],
+);
+
+export const brokenLinks = pgTable(
+  'broken_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    run_id: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    tenant_id: text('tenant_id').notNull(),
+    source_url: text('source_url').notNull(),
+    target_url: text('target_url').notNull(),
+    status: text('status', { enum: ['broken', 'error'] }).notNull(),
+    status_code: integer('status_code'),
+    kind: text('kind', { enum: ['internal', 'external'] }).notNull(),
+    redirect_chain: text('redirect_chain'),
+    detail: text('detail'),
+    created_at: epochMs('created_at').notNull(),
+    link_text: text('link_text'),
+    link_selector: text('link_selector'),
+    link_attrs: text('link_attrs'),
+  },
+  (t) => [
+    uniqueIndex('broken_links_run_target_source_idx').on(t.run_id, t.target_url, t.source_url),
+    index('broken_links_tenant_idx').on(t.tenant_id, t.run_id),
+  ],
+);
+
+export const seoIssues = pgTable(
+  'seo_issues',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    run_id: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    tenant_id: text('tenant_id').notNull(),
+    check: text('check').notNull(),
+    impact: text('impact', { enum: ['critical', 'serious', 'moderate', 'minor'] }).notNull(),
+    page_url: text('page_url').notNull(),
+    detail: text('detail'),
+    created_at: epochMs('created_at').notNull(),
+  },
+  (t) => [index('seo_issues_run_idx').on(t.tenant_id, t.run_id, t.check)],
+);
+
+export type Run = typeof runs.$inferSelect;
+export type BrokenLink = typeof brokenLinks.$inferSelect;

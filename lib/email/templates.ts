@@ -1,0 +1,35 @@
+export type MailMessage = { to: string; subject: string; text: string; html?: string };
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function layout(title: string, bodyHtml: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px">${bodyHtml}<p style="color:#555;font-size:13px">Sitewatch</p></body></html>`;
+}
+
+/** The code leads the subject so it shows in a notification without opening the message. */
+export function signInCodeMessage(to: string, code: string): MailMessage {
+  const subject = `${code} is your Sitewatch sign-in code`;
+  const text = `Your Sitewatch sign-in code is ${code}.\n\nIt expires in 5 minutes. If you did not ask for it, ignore this message.`;
+  const html = layout(
+    subject,
+    `<p>Your Sitewatch sign-in code is</p><p style="font-size:28px;font-weight:700;letter-spacing:4px">${code}</p><p>It expires in 5 minutes. If you did not ask for it, ignore this message.</p>`,
+  );
+  return { to, subject, text, html };
+}
+
+export function invitationMessage(input: {
+  to: string;
+  organizationName: string;
+  inviterEmail: string;
+  role: string;
+  acceptUrl: string;
+}): MailMessage {
+  const subject = `${input.inviterEmail} invited you to ${input.organizationName} on Sitewatch`;
+  const text = `${input.inviterEmail} invited you to join ${input.organizationName} on Sitewatch as ${input.role}.\n\nSign in and accept: ${input.acceptUrl}\n\nThe invitation expires in 48 hours.`;
+  const html = layout(
+    subject,
+    `<p>${escapeHtml(input.inviterEmail)} invited you to join <strong>${escapeHtml(input.organizationName)}</strong> on Sitewatch as ${escapeHtml(input.role)}.</p><p><a href="${escapeHtml(input.acceptUrl)}">Sign in and accept the invitation</a></p><p>The invitation expires in 48 hours.</p>`,
+  );
+  return { to: input.to, subject, text, html };
+}

@@ -200,10 +200,8 @@ export function deriveSeoIssues(pages: readonly SeoPage[], resolveTarget: Resolv
         facts.titleLength,
       );
     }
-    const titleTwins = otherPagesSharing(duplicates.title, page, facts.title);
-    if (titleTwins.length > 0) {
-      add('title-duplicate', sharedDetail('Title', titleTwins), titleTwins.length);
-    }
+    const sharedTitle = sharedWithOthers(duplicates.title, page, facts.title);
+    if (sharedTitle) add('title-duplicate', sharedDetail('Title', sharedTitle), sharedTitle.others);
 
     if (!facts.description) {
       add(
@@ -224,12 +222,12 @@ export function deriveSeoIssues(pages: readonly SeoPage[], resolveTarget: Resolv
         facts.descriptionLength,
       );
     }
-    const descriptionTwins = otherPagesSharing(duplicates.description, page, facts.description);
-    if (descriptionTwins.length > 0) {
+    const sharedDescription = sharedWithOthers(duplicates.description, page, facts.description);
+    if (sharedDescription) {
       add(
         'description-duplicate',
-        sharedDetail('Meta description', descriptionTwins),
-        descriptionTwins.length,
+        sharedDetail('Meta description', sharedDescription),
+        sharedDescription.others,
       );
     }
 
@@ -296,15 +294,33 @@ function duplicateGroups(
   return groups;
 }
 
-function otherPagesSharing(groups: Map<string, string[]>, page: SeoPage, text: string | null): string[] {
-  const key = duplicateKey(text);
-  if (key === null || !competesInSearch(page)) return [];
-  return (groups.get(key) ?? []).filter((url) => url !== page.url);
+interface SharedText {
+  /** How many other pages carry the same text. */
+  others: number;
+  /** One of them, to name in the detail. */
+  example: string;
 }
 
-function sharedDetail(what: string, others: readonly string[]): string {
-  const count = others.length === 1 ? '1 other page' : `${others.length} other pages`;
-  return `${what} is shared with ${count}, e.g. ${others[0]}`;
+/**
+ * The page's place in its duplicate group. Counting instead of listing keeps a template-wide
+ * title shared by thousands of pages linear; pages are unique by URL, so the group holds the page
+ * once.
+ */
+function sharedWithOthers(
+  groups: Map<string, string[]>,
+  page: SeoPage,
+  text: string | null,
+): SharedText | null {
+  const key = duplicateKey(text);
+  if (key === null || !competesInSearch(page)) return null;
+  const group = groups.get(key) ?? [];
+  const example = group[0] === page.url ? group[1] : group[0];
+  return example === undefined ? null : { others: group.length - 1, example };
+}
+
+function sharedDetail(what: string, shared: SharedText): string {
+  const count = shared.others === 1 ? '1 other page' : `${shared.others} other pages`;
+  return `${what} is shared with ${count}, e.g. ${shared.example}`;
 }
 
 function imagesDetail(facts: PageSeoFacts): string {

@@ -134,6 +134,18 @@ describe('deriveSeoIssues', () => {
       expect(checksOf(pages)).not.toContain('title-duplicate');
     });
 
+    it('handles a title shared by a whole large site', () => {
+      const facts = page(A, { title: 'Shop' }).facts;
+      const pages = Array.from({ length: 5000 }, (_, i) => {
+        const url = `https://example.com/p/${i}`;
+        return { url, facts: { ...facts, canonical: url } };
+      });
+      const issues = issuesFor(pages, 'title-duplicate');
+      expect(issues).toHaveLength(5000);
+      expect(issues.every((issue) => issue.value === 4999)).toBe(true);
+      expect(issues[0]?.detail).toBe('Title is shared with 4999 other pages, e.g. https://example.com/p/1');
+    });
+
     it('counts a page handed over twice once', () => {
       const pages = [page(A, { title: 'Same' }), page(A, { title: 'Same' })];
       expect(checksOf(pages)).not.toContain('title-duplicate');

@@ -1,0 +1,8 @@
+import type { InngestFunction } from 'inngest';
+
+/**
+ * Every Inngest function of the app. Both runtimes read this list: /api/inngest serves it to
+ * Inngest, and instrumentation.ts hands it to the embedded runner. Add each function defined in
+ * jobs/functions/<name>.ts here.
+ */
+export const functions: InngestFunction.Any[] = [];

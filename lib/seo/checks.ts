@@ -243,9 +243,10 @@ export function deriveSeoIssues(pages: readonly SeoPage[], resolveTarget: Resolv
 
     if (facts.lang === null) add('lang-missing', 'The <html> element has no lang attribute');
 
-    if (facts.noindex === 'meta') add('noindex', 'A robots meta tag says noindex', 'meta');
-    if (facts.noindex === 'x-robots-tag')
-      add('noindex', 'The X-Robots-Tag header says noindex', 'x-robots-tag');
+    if (facts.noindex !== null) {
+      const source = facts.noindex === 'meta' ? 'A robots meta tag' : 'The X-Robots-Tag header';
+      add('noindex', `${source} says noindex`, facts.noindex);
+    }
 
     if (!facts.viewport) add('viewport-missing', 'The page has no viewport meta tag');
 

@@ -128,6 +128,11 @@ export type SeoCheckId = SeoCheck['id'];
 
 const CHECKS_BY_ID = new Map<SeoCheckId, SeoCheck>(SEO_CHECKS.map((check) => [check.id, check]));
 
+/** Narrows a check id read back from storage (the `seo_issues.check` column is plain text). */
+export function isSeoCheckId(value: string): value is SeoCheckId {
+  return CHECKS_BY_ID.has(value as SeoCheckId);
+}
+
 export function seoCheck(id: SeoCheckId): SeoCheck {
   // Every SeoCheckId comes from SEO_CHECKS, so the lookup cannot miss.
   return CHECKS_BY_ID.get(id)!;

@@ -4,6 +4,7 @@ import {
   DESCRIPTION_MAX_LENGTH,
   DESCRIPTION_MIN_LENGTH,
   deriveSeoIssues,
+  isSeoCheckId,
   type ResolveTarget,
   SEO_CHECKS,
   SEO_IMPACTS,
@@ -76,6 +77,11 @@ describe('catalogue', () => {
       expect(check.title.length).toBeGreaterThan(5);
       expect(check.help).toMatch(/;.+\.$/);
     }
+  });
+
+  it('recognises stored check ids', () => {
+    expect(isSeoCheckId('canonical-redirect')).toBe(true);
+    expect(isSeoCheckId('image-alt')).toBe(false);
   });
 });
 

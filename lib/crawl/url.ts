@@ -1,0 +1,166 @@
+import picomatch from 'picomatch';
+
+/** Spec limit on `excludePaths` and `stripParams` entries per site. */
+export const MAX_EXCLUDE_PATHS = 200;
+export const MAX_STRIP_PARAMS = 200;
+const MAX_GLOB_LENGTH = 500;
+const MAX_PARAM_LENGTH = 200;
+
+/**
+ * The frontier's key for a URL: two spellings of the same page must produce the same string.
+ * Resolves `input` against `base`, lowercases scheme and host, drops default ports and the
+ * fragment (all via WHATWG URL), removes the query parameters named in `stripParams`
+ * (case-sensitive, compared after percent-decoding) and an empty `?`. Path case and the order and
+ * encoding of the remaining parameters are kept: servers may treat them as significant.
+ * Returns null for anything that is not an http(s) URL.
+ */
+export function normalizeUrl(
+  input: string,
+  base?: string | URL,
+  stripParams?: ReadonlySet<string> | readonly string[],
+): string | null {
+  let url: URL;
+  try {
+    url = new URL(input, base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  url.hash = '';
+  if (url.search.length <= 1) {
+    url.search = '';
+  } else if (stripParams) {
+    // Hot-path callers pass a Set built once per crawl; an array is converted per call.
+    const names: ReadonlySet<string> = stripParams instanceof Set ? stripParams : new Set(stripParams);
+    if (names.size > 0) url.search = stripQuery(url.search.slice(1), names);
+  }
+  return url.href;
+}
+
+function decodeParamName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/** Filters `a=1&b=2` by name without re-encoding the pairs that stay. */
+function stripQuery(query: string, names: ReadonlySet<string>): string {
+  const kept: string[] = [];
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = decodeParamName(eq === -1 ? pair : pair.slice(0, eq));
+    if (!names.has(name)) kept.push(pair);
+  }
+  return kept.length === 0 ? '' : `?${kept.join('&')}`;
+}
+
+function bareHostname(hostname: string): string {
+  const lower = hostname.toLowerCase();
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+}
+
+/**
+ * Whether `url` is inside the crawl boundary: the exact hostname of the site's root URL (the spec's
+ * hostname whitelist). `www.example.com` and `example.com` are different sites; any port and
+ * either scheme count as the same site.
+ */
+export function isSameSite(url: string | URL, hostname: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : url;
+  } catch {
+    return false;
+  }
+  return bareHostname(parsed.hostname) === bareHostname(hostname);
+}
+
+/**
+ * Exclude globs (`excludePaths`) are matched against the URL's decoded pathname, never the query:
+ * - a pattern starting with `/` is anchored at the start of the path: `/blog/**` matches `/blog`,
+ *   `/blog/` and everything below; `/private/*` matches `/private/x` but not `/private/x/y`;
+ * - a pattern without a leading `/` matches at any depth: `*.pdf` matches `/files/a.pdf`,
+ *   `tag/**` matches `/en/tag/news`;
+ * - a trailing slash on the path is ignored (`/about` also excludes `/about/`);
+ * - `*` and `?` do not cross `/`; `**` does; matching is case-sensitive and `*` matches dot-files.
+ */
+export type PathMatcher = (url: string | URL) => boolean;
+
+const NEVER: PathMatcher = () => false;
+
+export function compileExcludes(globs: readonly string[]): PathMatcher {
+  const patterns = globs.map((g) => g.trim()).filter((g) => g !== '');
+  if (patterns.length === 0) return NEVER;
+  const anchored = patterns.map((g) => (g.startsWith('/') ? g : `**/${g}`));
+  const match = picomatch(anchored, { dot: true });
+  return (url) => {
+    const path = decodedPathname(url);
+    if (path === null) return false;
+    if (match(path)) return true;
+    return path.length > 1 && path.endsWith('/') && match(path.slice(0, -1));
+  };
+}
+
+function decodedPathname(url: string | URL): string | null {
+  let pathname: string;
+  if (typeof url === 'string') {
+    try {
+      pathname = new URL(url).pathname;
+    } catch {
+      return null;
+    }
+  } else {
+    pathname = url.pathname;
+  }
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
+const compiled = new Map<string, PathMatcher>();
+
+/** One-off form of `compileExcludes` (compiled matchers are cached by their pattern list). */
+export function isExcludedPath(url: string | URL, globs: readonly string[]): boolean {
+  if (globs.length === 0) return false;
+  const key = globs.join('\n');
+  let matcher = compiled.get(key);
+  if (!matcher) {
+    if (compiled.size > 100) compiled.clear();
+    matcher = compileExcludes(globs);
+    compiled.set(key, matcher);
+  }
+  return matcher(url);
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Error message for one `excludePaths` entry, or null when it is usable. */
+export function validateExcludeGlob(glob: string): string | null {
+  if (typeof glob !== 'string' || glob.trim() === '') return 'must be a non-empty path pattern';
+  if (glob.length > MAX_GLOB_LENGTH) return `must be at most ${MAX_GLOB_LENGTH} characters`;
+  if (CONTROL.test(glob)) return 'must not contain control characters';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(glob.trim()))
+    return 'must be a path pattern such as /blog/**, not a full URL';
+  if (glob.includes('#')) return 'must not contain a fragment (#); patterns match the path only';
+  try {
+    picomatch.makeRe(glob);
+  } catch {
+    return 'is not a valid glob pattern';
+  }
+  return null;
+}
+
+/** Error message for one `stripParams` entry, or null when it is usable. */
+export function validateStripParam(name: string): string | null {
+  if (typeof name !== 'string' || name === '') return 'must be a non-empty query parameter name';
+  if (name.length > MAX_PARAM_LENGTH) return `must be at most ${MAX_PARAM_LENGTH} characters`;
+  if (/[\s&=#?]/.test(name) || CONTROL.test(name)) {
+    return 'must be a bare query parameter name such as utm_source (no spaces, &, =, ? or #)';
+  }
+  return null;
+}

@@ -1,0 +1,180 @@
+import { load } from 'cheerio';
+import { describe, expect, it } from 'vitest';
+import { extractLinks, parseMetaRefresh, parseSrcset } from '@/lib/crawl/extract';
+
+const PAGE = 'https://example.com/docs/guide/index.html';
+
+function extract(html: string, pageUrl = PAGE) {
+  const $ = load(html);
+  return { $, ...extractLinks($, pageUrl) };
+}
+
+describe('extractLinks', () => {
+  it('resolves relative links and drops fragments', () => {
+    const { links } = extract(`
+      <a href="intro.html">Intro</a>
+      <a href="../api/#methods">API</a>
+      <a href="/about?x=1#team">About</a>
+      <a href="https://other.net/page">Other</a>`);
+    expect(links.map((l) => l.url)).toEqual([
+      'https://example.com/docs/guide/intro.html',
+      'https://example.com/docs/api/',
+      'https://example.com/about?x=1',
+      'https://other.net/page',
+    ]);
+  });
+
+  it('honours <base href>, itself relative to the page, even for links above it', () => {
+    const { links, baseUrl } = extract(`
+      <html><head><link rel="stylesheet" href="main.css"><base href="/static/v2/"></head>
+      <body><a href="page">p</a><base href="/ignored/"></body></html>`);
+    expect(baseUrl).toBe('https://example.com/static/v2/');
+    expect(links.map((l) => l.url)).toEqual([
+      'https://example.com/static/v2/main.css',
+      'https://example.com/static/v2/page',
+    ]);
+  });
+
+  it('ignores non-http schemes, empty and same-page fragment links', () => {
+    const { links } = extract(`
+      <a href="mailto:a@example.com">m</a><a href="tel:+123">t</a><a href="javascript:void(0)">j</a>
+      <img src="data:image/png;base64,iVBORw0KGgo="><a href="ftp://example.com/f">f</a>
+      <a href="#top">top</a><a href="">self</a><a>no href</a><a href=" JavaScript:alert(1)">x</a>
+      <a href="ok">ok</a>`);
+    expect(links.map((l) => l.url)).toEqual(['https://example.com/docs/guide/ok']);
+  });
+
+  it('collects every supported source', () => {
+    const { links } = extract(`
+      <html><head>
+        <link rel="stylesheet" href="/s.css"><link rel="canonical" href="/canon">
+        <link rel="alternate" hreflang="fr" href="/fr/"><link rel="shortcut icon" href="/favicon.ico">
+        <link rel="apple-touch-icon" href="/touch.png"><link rel="preconnect" href="https://fonts.example">
+        <script src="/app.js"></script><script>inline()</script>
+      </head><body>
+        <img src="/a.png" srcset="/a-2x.png 2x, /a-3x.png 3x">
+        <picture><source srcset="/b.webp 1x, /b@2.webp 2x" type="image/webp"><source src="/b.ogg"></picture>
+        <iframe src="/embed"></iframe>
+        <video src="/v.mp4" poster="/poster.jpg"><track src="/subs.vtt"></video><audio src="/a.mp3"></audio>
+        <map><area href="/region" alt="Region"></map>
+      </body></html>`);
+    expect(links.map((l) => [l.tag, new URL(l.url).pathname])).toEqual([
+      ['link', '/s.css'],
+      ['link', '/canon'],
+      ['link', '/fr/'],
+      ['link', '/favicon.ico'],
+      ['link', '/touch.png'],
+      ['script', '/app.js'],
+      ['img', '/a.png'],
+      ['img', '/a-2x.png'],
+      ['img', '/a-3x.png'],
+      ['source', '/b.webp'],
+      ['source', '/b@2.webp'],
+      ['source', '/b.ogg'],
+      ['iframe', '/embed'],
+      ['video', '/v.mp4'],
+      ['video', '/poster.jpg'],
+      ['track', '/subs.vtt'],
+      ['audio', '/a.mp3'],
+      ['area', '/region'],
+    ]);
+  });
+
+  it('reports a meta refresh target', () => {
+    const { links, metaRefresh } = extract(
+      `<head><meta http-equiv="Refresh" content="0; url='/moved-here'"></head>`,
+    );
+    expect(metaRefresh).toBe('https://example.com/moved-here');
+    expect(links).toEqual([expect.objectContaining({ tag: 'meta', url: 'https://example.com/moved-here' })]);
+    expect(extract('<meta http-equiv="refresh" content="30">').metaRefresh).toBeUndefined();
+  });
+
+  it('labels links with text, else alt, aria-label or title', () => {
+    const { links } = extract(`
+      <a href="/1">  Read
+         the   <b>docs</b> </a>
+      <a href="/2"><img src="/logo.png" alt="Company logo"></a>
+      <a href="/3" aria-label="Close dialog"><svg></svg></a>
+      <a href="/4" title="Titled"></a>
+      <a href="/5"></a>
+      <a href="/6">${'long '.repeat(100)}</a>`);
+    const byPath = Object.fromEntries(
+      links.filter((l) => l.tag === 'a').map((l) => [new URL(l.url).pathname, l.text]),
+    );
+    expect(byPath['/1']).toBe('Read the docs');
+    expect(byPath['/2']).toBe('Company logo');
+    expect(byPath['/3']).toBe('Close dialog');
+    expect(byPath['/4']).toBe('Titled');
+    expect(byPath['/5']).toBeNull();
+    expect(byPath['/6']).toHaveLength(200);
+  });
+
+  it('records id, class, rel, title and aria-label as JSON', () => {
+    const { links } = extract(`
+      <a href="/x" id="cta" class="btn primary" rel="nofollow" data-x="1" title="Go">Go</a><a href="/y">y</a>`);
+    expect(JSON.parse(links[0]?.attrs ?? 'null')).toEqual({
+      id: 'cta',
+      class: 'btn primary',
+      rel: 'nofollow',
+      title: 'Go',
+    });
+    expect(links[1]?.attrs).toBeNull();
+  });
+
+  it('builds selectors that find the same element again', () => {
+    const html = `<!doctype html><html><head><link rel="stylesheet" href="/s.css"></head><body>
+      <header><nav><a href="/a">a</a><a href="/b">b</a></nav></header>
+      <main><p>text <a href="/c">c</a></p><p><span></span><a href="/d">d</a><a href="/e">e</a></p>
+        <section id="news"><div><a href="/f">f</a></div></section>
+        <div id="dup"><a href="/g">g</a></div><div id="dup"><a href="/h">h</a></div>
+        <div id="1bad"><a href="/i">i</a></div>
+        <ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/item/${i}">${i}</a></li>`).join('')}</ul>
+      </main><img src="/end.png" id="end"></body></html>`;
+    const { $, links } = extract(html);
+    expect(links.length).toBe(23);
+    for (const link of links) {
+      const found = $(link.selector);
+      expect(found.length, link.selector).toBe(1);
+      const attr = link.tag === 'img' ? 'src' : 'href';
+      expect(new URL(found.attr(attr) ?? '', PAGE).href, link.selector).toBe(link.url);
+    }
+    const selectorOf = (path: string) => links.find((l) => new URL(l.url).pathname === path)?.selector;
+    expect(selectorOf('/b')).toBe(
+      'html > body > header:nth-of-type(1) > nav:nth-of-type(1) > a:nth-of-type(2)',
+    );
+    expect(selectorOf('/f')).toBe('#news > div:nth-of-type(1) > a:nth-of-type(1)');
+    expect(selectorOf('/end.png')).toBe('#end');
+    // Duplicate and non-identifier ids fall back to positions.
+    expect(selectorOf('/h')?.startsWith('html > body > main:nth-of-type(1) > div:nth-of-type(')).toBe(true);
+    expect(selectorOf('/i')?.startsWith('html > body')).toBe(true);
+  });
+});
+
+describe('parseSrcset', () => {
+  it('splits candidates and drops descriptors', () => {
+    expect(parseSrcset('a.png 1x, b.png 2x')).toEqual(['a.png', 'b.png']);
+    expect(parseSrcset('a.png')).toEqual(['a.png']);
+    expect(parseSrcset('a.png, b.png 2x,c.png')).toEqual(['a.png', 'b.png', 'c.png']);
+    expect(parseSrcset('a.png 1x,, b.png 2x')).toEqual(['a.png', 'b.png']);
+    expect(parseSrcset('  a.png   480w ,\n b.png 800w  ')).toEqual(['a.png', 'b.png']);
+  });
+
+  it('keeps commas inside URLs, as browsers do', () => {
+    // A URL runs to the next whitespace; only trailing commas end it.
+    expect(parseSrcset('a.png,b.png 2x')).toEqual(['a.png,b.png']);
+    expect(parseSrcset('/img/w_400,h_300/photo.jpg 1x, /img/w_800,h_600/photo.jpg 2x')).toEqual([
+      '/img/w_400,h_300/photo.jpg',
+      '/img/w_800,h_600/photo.jpg',
+    ]);
+  });
+});
+
+describe('parseMetaRefresh', () => {
+  it('reads the common spellings', () => {
+    expect(parseMetaRefresh('0; url=/next')).toBe('/next');
+    expect(parseMetaRefresh('5;URL="https://e.com/x"')).toBe('https://e.com/x');
+    expect(parseMetaRefresh('0, /next')).toBe('/next');
+    expect(parseMetaRefresh("0; url = 'a b'")).toBe('a b');
+    expect(parseMetaRefresh('10')).toBeNull();
+  });
+});

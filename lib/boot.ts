@@ -1,0 +1,14 @@
+import { functions } from '@/jobs/functions';
+import { startJobRuntime } from '@/jobs/runtime';
+import { config } from '@/lib/config';
+import { getDbHandle } from '@/lib/db/client';
+
+/** Server start-up: database first (migrations), then the job runtime and its boot hooks. */
+export async function boot(): Promise<void> {
+  const c = config();
+  const handle = await getDbHandle();
+  const runner = await startJobRuntime({ functions });
+  console.log(
+    `sitewatch: database ${handle.driver}${handle.driver === 'pglite' ? ` (${c.PGLITE_DIR})` : ''}, jobs ${runner ? 'embedded runner' : 'Inngest'}, mail ${c.RESEND_API_KEY ? 'Resend' : 'local outbox'}`,
+  );
+}

@@ -7,7 +7,8 @@ import { compileExpression, type Expression } from './expression';
  *
  * This module is the only place that knows the object's layout (inngest 4.x):
  *   - `fn.opts` (public) holds the options given to `createFunction`, with `triggers` normalised
- *     to an array of `{ event: string | EventType, if? }` or `{ cron }`;
+ *     to an array of `{ event, if? }`, `{ cron }`, or `eventType()` instances (which expose
+ *     `event` and `schema`);
  *   - `fn.id()` returns the function id;
  *   - the handler and the `onFailure` handler live in the private fields `fn` and `onFailureFn`.
  * When an SDK upgrade moves any of these, `describeFunction` throws at startup, naming the field.
@@ -80,6 +81,7 @@ interface RawTrigger {
   event?: unknown;
   if?: unknown;
   cron?: unknown;
+  schema?: unknown;
 }
 
 interface RawConcurrency {
@@ -88,23 +90,26 @@ interface RawConcurrency {
   scope?: 'fn' | 'env' | 'account';
 }
 
+function schemaOf(candidate: unknown): EventSchema | undefined {
+  return candidate && typeof candidate === 'object' && '~standard' in candidate
+    ? (candidate as EventSchema)
+    : undefined;
+}
+
+/**
+ * An event trigger comes in three shapes: `{ event: 'name', if? }`; an `eventType()` declaration
+ * used as the trigger (it exposes `event`, its name, and `schema`); or `{ event: declaration, if? }`.
+ */
 function eventTrigger(raw: RawTrigger, fnId: string): EventTrigger {
-  const { event } = raw;
-  let name: string;
-  let schema: EventSchema | undefined;
-  if (typeof event === 'string') {
-    name = event;
-  } else if (event && typeof event === 'object' && typeof (event as { name?: unknown }).name === 'string') {
-    // An `eventType()` declaration: it carries the name and, optionally, the data schema.
-    name = (event as { name: string }).name;
-    const candidate = (event as { schema?: unknown }).schema;
-    if (candidate && typeof candidate === 'object' && '~standard' in candidate)
-      schema = candidate as EventSchema;
-  } else {
-    throw new Error(`function "${fnId}": unrecognised event trigger ${JSON.stringify(raw)}`);
+  const declaration =
+    raw.event && typeof raw.event === 'object' ? (raw.event as RawTrigger & { name?: unknown }) : undefined;
+  const name = declaration ? declaration.name : raw.event;
+  if (typeof name !== 'string' || !name) {
+    throw new Error(`function "${fnId}": unrecognised trigger ${JSON.stringify(raw)}`);
   }
   const trigger: EventTrigger = { event: name };
   if (typeof raw.if === 'string' && raw.if.trim()) trigger.condition = compileExpression(raw.if);
+  const schema = schemaOf(declaration ? declaration.schema : raw.schema);
   if (schema) trigger.schema = schema;
   return trigger;
 }

@@ -133,13 +133,23 @@ describe('embedded cron scheduling', () => {
     const everyFive = inngest.createFunction(
       { id: 'cron-test-every-five', triggers: [{ cron: '*/5 * * * *' }] },
       async ({ event }) => {
-        fired.push({ fn: 'five', name: event.name, cron: event.data.cron, ts: event.ts ?? 0 });
+        fired.push({
+          fn: 'five',
+          name: event.name,
+          cron: 'cron' in event.data ? event.data.cron : undefined,
+          ts: event.ts ?? 0,
+        });
       },
     );
     const mondayEleven = inngest.createFunction(
       { id: 'cron-test-monday', triggers: { cron: '0 11 * * MON' } },
       async ({ event }) => {
-        fired.push({ fn: 'monday', name: event.name, cron: event.data.cron, ts: event.ts ?? 0 });
+        fired.push({
+          fn: 'monday',
+          name: event.name,
+          cron: 'cron' in event.data ? event.data.cron : undefined,
+          ts: event.ts ?? 0,
+        });
       },
     );
 

@@ -1,0 +1,492 @@
+import { NonRetriableError, StepError } from 'inngest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { inngest } from '@/jobs/client';
+import { crawlRequested } from '@/jobs/events';
+import { EmbeddedRunner, type EmbeddedRunnerOptions } from '@/jobs/runtime/embedded';
+
+const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let runners: EmbeddedRunner[] = [];
+function startRunner(
+  functions: ConstructorParameters<typeof EmbeddedRunner>[0],
+  options: EmbeddedRunnerOptions = {},
+) {
+  const runner = new EmbeddedRunner(functions, { logger: quiet, retryDelay: () => 5, ...options });
+  runner.start();
+  runners.push(runner);
+  return runner;
+}
+
+afterEach(async () => {
+  await Promise.all(runners.map((r) => r.stop()));
+  runners = [];
+});
+
+describe('event dispatch', () => {
+  it('runs every function triggered by an event with the event as Inngest delivers it', async () => {
+    const seen: { fn: string; name: string; data: unknown; id: string | undefined; events: number }[] = [];
+    const first = inngest.createFunction(
+      { id: 'dispatch-first', triggers: [{ event: 'test/ping' }] },
+      async ({ event, events }) => {
+        seen.push({ fn: 'first', name: event.name, data: event.data, id: event.id, events: events.length });
+      },
+    );
+    const second = inngest.createFunction(
+      { id: 'dispatch-second', triggers: [{ event: 'test/other' }, { event: 'test/ping' }] },
+      async ({ event }) => {
+        seen.push({ fn: 'second', name: event.name, data: event.data, id: event.id, events: 1 });
+      },
+    );
+    const unrelated = inngest.createFunction(
+      { id: 'dispatch-unrelated', triggers: [{ event: 'test/nothing' }] },
+      async () => {
+        seen.push({ fn: 'unrelated', name: '', data: null, id: undefined, events: 0 });
+      },
+    );
+    const runner = startRunner([first, second, unrelated]);
+
+    const { ids } = await runner.send({
+      name: 'test/ping',
+      data: { when: new Date('2025-01-01T00:00:00Z') },
+    });
+    await runner.idle();
+
+    expect(ids).toHaveLength(1);
+    expect(seen.map((s) => s.fn).sort()).toEqual(['first', 'second']);
+    for (const s of seen) {
+      expect(s).toMatchObject({ name: 'test/ping', id: ids[0], events: 1 });
+      // Event data arrives as JSON, as it would from Inngest.
+      expect(s.data).toEqual({ when: '2025-01-01T00:00:00.000Z' });
+    }
+  });
+
+  it('honours trigger `if` filters', async () => {
+    const seen: unknown[] = [];
+    const fn = inngest.createFunction(
+      {
+        id: 'dispatch-if',
+        triggers: [{ event: 'test/filtered', if: "event.data.kind == 'keep' && event.data.n != 2" }],
+      },
+      async ({ event }) => {
+        seen.push(event.data.n);
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send([
+      { name: 'test/filtered', data: { kind: 'keep', n: 1 } },
+      { name: 'test/filtered', data: { kind: 'drop', n: 3 } },
+      { name: 'test/filtered', data: { kind: 'keep', n: 2 } },
+    ]);
+    await runner.idle();
+    expect(seen).toEqual([1]);
+  });
+
+  it('starts nothing for an event id seen before, like Inngest deduplication', async () => {
+    let runs = 0;
+    const fn = inngest.createFunction(
+      { id: 'dispatch-dedupe', triggers: [{ event: 'test/dedupe' }] },
+      async () => {
+        runs += 1;
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send({ name: 'test/dedupe', id: 'same', data: {} });
+    await runner.send({ name: 'test/dedupe', id: 'same', data: {} });
+    await runner.send({ name: 'test/dedupe', id: 'other', data: {} });
+    await runner.idle();
+    expect(runs).toBe(2);
+  });
+
+  it('runs once per idempotency key', async () => {
+    const seen: unknown[] = [];
+    const fn = inngest.createFunction(
+      { id: 'dispatch-idempotency', idempotency: 'event.data.key', triggers: [{ event: 'test/idem' }] },
+      async ({ event }) => {
+        seen.push(event.data.n);
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send([
+      { name: 'test/idem', data: { key: 'a', n: 1 } },
+      { name: 'test/idem', data: { key: 'a', n: 2 } },
+      { name: 'test/idem', data: { key: 'b', n: 3 } },
+    ]);
+    await runner.idle();
+    expect(seen).toEqual([1, 3]);
+  });
+
+  it('validates data against an eventType() trigger schema and types the handler', async () => {
+    const sites: string[] = [];
+    const fn = inngest.createFunction(
+      { id: 'dispatch-typed', triggers: [crawlRequested] },
+      async ({ event }) => {
+        // `event.data` is typed from the zod schema; this line would not compile otherwise.
+        const siteId: string = event.data.siteId;
+        sites.push(siteId);
+      },
+    );
+    const wrapped = inngest.createFunction(
+      {
+        id: 'dispatch-typed-wrapped',
+        triggers: [{ event: crawlRequested, if: 'event.data.chainA11y == true' }],
+      },
+      async ({ event }) => {
+        sites.push(`a11y ${event.data.siteId}`);
+      },
+    );
+    const runner = startRunner([fn, wrapped]);
+    await expect(
+      runner.send({ name: 'crawl/requested', data: { siteId: 's1', tenantId: 't1' } }),
+    ).rejects.toThrow(/invalid "crawl\/requested" event/);
+    await runner.send(crawlRequested.create({ siteId: 's1', tenantId: 't1', runId: 'r1', chainA11y: false }));
+    await runner.send(crawlRequested.create({ siteId: 's2', tenantId: 't1', runId: 'r2', chainA11y: true }));
+    await runner.idle();
+    expect(sites.sort()).toEqual(['a11y s2', 's1', 's2']);
+  });
+
+  it('refuses options whose behaviour it does not reproduce', () => {
+    const throttled = inngest.createFunction(
+      { id: 'dispatch-throttled', throttle: { limit: 1, period: '1m' }, triggers: [{ event: 'test/x' }] },
+      async () => {},
+    );
+    expect(() => new EmbeddedRunner([throttled])).toThrow(
+      /"dispatch-throttled": option "throttle" is not supported/,
+    );
+    const oddKey = inngest.createFunction(
+      {
+        id: 'dispatch-odd-key',
+        concurrency: { limit: 1, key: 'event.data.list[0]' },
+        triggers: [{ event: 'test/x' }],
+      },
+      async () => {},
+    );
+    expect(() => new EmbeddedRunner([oddKey])).toThrow(/cannot evaluate expression "event.data.list\[0\]"/);
+  });
+});
+
+describe('steps', () => {
+  it('memoises step.run by id within a run, keeps loop occurrences apart, and passes results through JSON', async () => {
+    const calls: string[] = [];
+    let attempts = 0;
+    let result: unknown;
+    const fn = inngest.createFunction(
+      { id: 'steps-memo', retries: 1, triggers: [{ event: 'test/memo' }] },
+      async ({ step, attempt }) => {
+        attempts += 1;
+        const values: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          values.push(
+            await step.run('batch', () => {
+              calls.push(`batch ${i}`);
+              return i * 10;
+            }),
+          );
+        }
+        const when = await step.run('when', () => {
+          calls.push('when');
+          return new Date('2025-02-03T04:05:06Z');
+        });
+        const nothing = await step.run('nothing', () => {
+          calls.push('nothing');
+        });
+        // Fails after the steps on the first attempt: the retry must replay them, not run them again.
+        if (attempt === 0) throw new Error('first attempt fails after its steps');
+        result = { values, when, nothing };
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send({ name: 'test/memo', data: {} });
+    await runner.idle();
+
+    expect(attempts).toBe(2);
+    expect(calls).toEqual(['batch 0', 'batch 1', 'batch 2', 'when', 'nothing']);
+    expect(result).toEqual({ values: [0, 10, 20], when: '2025-02-03T04:05:06.000Z', nothing: null });
+  });
+
+  it('step.sendEvent dispatches in-process to the next function, once per run', async () => {
+    const chain: string[] = [];
+    let attempt0Failed = false;
+    const first = inngest.createFunction(
+      { id: 'steps-chain-first', triggers: [{ event: 'test/chain.start' }] },
+      async ({ event, step }) => {
+        chain.push(`first ${event.data.n}`);
+        const sent = await step.sendEvent('continue', {
+          name: 'test/chain.next',
+          data: { n: Number(event.data.n) + 1 },
+        });
+        chain.push(`sent ${sent.ids.length}`);
+        if (!attempt0Failed) {
+          attempt0Failed = true;
+          throw new Error('retry after sending; the event must not be sent twice');
+        }
+      },
+    );
+    const second = inngest.createFunction(
+      { id: 'steps-chain-second', triggers: [{ event: 'test/chain.next' }] },
+      async ({ event }) => {
+        chain.push(`second ${event.data.n}`);
+      },
+    );
+    const runner = startRunner([first, second]);
+    await runner.send({ name: 'test/chain.start', data: { n: 1 } });
+    await runner.idle();
+
+    expect(chain.filter((c) => c.startsWith('second'))).toEqual(['second 2']);
+    expect(chain.filter((c) => c.startsWith('first'))).toEqual(['first 1', 'first 1']);
+  });
+
+  it('step.sleep really waits, and accepts time strings and milliseconds', async () => {
+    let elapsed = 0;
+    const fn = inngest.createFunction(
+      { id: 'steps-sleep', triggers: [{ event: 'test/sleep' }] },
+      async ({ step }) => {
+        const started = performance.now();
+        await step.sleep('short', 60);
+        await step.sleep('string', '0.05s');
+        elapsed = performance.now() - started;
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send({ name: 'test/sleep', data: {} });
+    await runner.idle();
+    expect(elapsed).toBeGreaterThanOrEqual(100);
+  });
+
+  it('step.waitForEvent fails the run with a clear message and no retries', async () => {
+    const errors: string[] = [];
+    let attempts = 0;
+    const fn = inngest.createFunction(
+      {
+        id: 'steps-wait',
+        retries: 3,
+        triggers: [{ event: 'test/wait' }],
+        onFailure: async ({ error }) => {
+          errors.push(error.message);
+        },
+      },
+      async ({ step }) => {
+        attempts += 1;
+        await step.waitForEvent('approval', { event: 'test/approved', timeout: '1h' });
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send({ name: 'test/wait', data: {} });
+    await runner.idle();
+    expect(attempts).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/step\.waitForEvent is not supported by the embedded runner/);
+  });
+});
+
+describe('retries', () => {
+  it('retries a failing step in place up to the function retries', async () => {
+    let stepCalls = 0;
+    let handlerRuns = 0;
+    let value: unknown;
+    const fn = inngest.createFunction(
+      { id: 'retries-step', retries: 2, triggers: [{ event: 'test/flaky' }] },
+      async ({ step }) => {
+        handlerRuns += 1;
+        value = await step.run('flaky', () => {
+          stepCalls += 1;
+          if (stepCalls < 3) throw new Error(`flake ${stepCalls}`);
+          return 'ok';
+        });
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send({ name: 'test/flaky', data: {} });
+    await runner.idle();
+    expect(stepCalls).toBe(3);
+    expect(handlerRuns).toBe(1);
+    expect(value).toBe('ok');
+  });
+
+  it('hands a StepError to the handler once a step has used its retries', async () => {
+    let caught: unknown;
+    let stepCalls = 0;
+    const fn = inngest.createFunction(
+      { id: 'retries-exhausted-step', retries: 1, triggers: [{ event: 'test/broken' }] },
+      async ({ step }) => {
+        try {
+          await step.run('broken', () => {
+            stepCalls += 1;
+            throw new TypeError('always broken');
+          });
+        } catch (error) {
+          caught = error;
+        }
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send({ name: 'test/broken', data: {} });
+    await runner.idle();
+    expect(stepCalls).toBe(2);
+    expect(caught).toBeInstanceOf(StepError);
+    expect((caught as StepError).stepId).toBe('broken');
+    expect((caught as StepError).message).toBe('always broken');
+  });
+
+  it('re-executes a failing handler up to its retries, then calls onFailure with the final error', async () => {
+    const attempts: number[] = [];
+    const failures: { message: string; name: string; data: unknown }[] = [];
+    const fn = inngest.createFunction(
+      {
+        id: 'retries-handler',
+        retries: 2,
+        triggers: [{ event: 'test/doomed' }],
+        onFailure: async ({ error, event }) => {
+          failures.push({ message: error.message, name: event.name, data: event.data.event.data });
+        },
+      },
+      async ({ attempt, maxAttempts }) => {
+        attempts.push(attempt);
+        throw new Error(`attempt ${attempt + 1} of ${maxAttempts} failed`);
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send({ name: 'test/doomed', data: { site: 'x' } });
+    await runner.idle();
+    expect(attempts).toEqual([0, 1, 2]);
+    expect(failures).toEqual([
+      { message: 'attempt 3 of 3 failed', name: 'inngest/function.failed', data: { site: 'x' } },
+    ]);
+  });
+
+  it('does not retry a NonRetriableError, and uses the configured delay between attempts', async () => {
+    const delays: number[] = [];
+    let nonRetriableRuns = 0;
+    const stops = inngest.createFunction(
+      { id: 'retries-non-retriable', triggers: [{ event: 'test/stop' }] },
+      async () => {
+        nonRetriableRuns += 1;
+        throw new NonRetriableError('give up');
+      },
+    );
+    let flakyRuns = 0;
+    const flaky = inngest.createFunction(
+      { id: 'retries-delay', retries: 3, triggers: [{ event: 'test/delay' }] },
+      async () => {
+        flakyRuns += 1;
+        if (flakyRuns < 4) throw new Error('again');
+      },
+    );
+    const runner = startRunner([stops, flaky], {
+      retryDelay: (attempt) => {
+        delays.push(attempt);
+        return 1;
+      },
+    });
+    await runner.send([
+      { name: 'test/stop', data: {} },
+      { name: 'test/delay', data: {} },
+    ]);
+    await runner.idle();
+    expect(nonRetriableRuns).toBe(1);
+    expect(flakyRuns).toBe(4);
+    expect(delays).toEqual([1, 2, 3]);
+  });
+});
+
+describe('concurrency', () => {
+  it('runs one at a time per key and different keys in parallel, queueing FIFO without dropping', async () => {
+    const log: string[] = [];
+    const started = new Set<string>();
+    const fn = inngest.createFunction(
+      {
+        id: 'concurrency-keyed',
+        concurrency: { limit: 1, key: 'event.data.siteId' },
+        triggers: [{ event: 'test/work' }],
+      },
+      async ({ event, step }) => {
+        const label = `${event.data.siteId}${event.data.n}`;
+        log.push(`start ${label}`);
+        started.add(label);
+        await step.run('work', async () => {
+          // The first run of site a holds its slot until site b has started (or a deadline passes):
+          // b can only start meanwhile if different keys really run in parallel.
+          if (label === 'a1') {
+            const deadline = Date.now() + 2000;
+            while (!started.has('b1') && Date.now() < deadline) await pause(5);
+          } else {
+            await pause(10);
+          }
+        });
+        log.push(`end ${label}`);
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send([
+      { name: 'test/work', data: { siteId: 'a', n: 1 } },
+      { name: 'test/work', data: { siteId: 'a', n: 2 } },
+      { name: 'test/work', data: { siteId: 'b', n: 1 } },
+      { name: 'test/work', data: { siteId: 'a', n: 3 } },
+    ]);
+    await runner.idle();
+
+    const index = (entry: string) => log.indexOf(entry);
+    expect(log).toHaveLength(8);
+    // Different keys overlap: b1 started while a1 was still running.
+    expect(index('start b1')).toBeLessThan(index('end a1'));
+    // Same key never overlaps, and runs in the order sent.
+    expect(index('start a2')).toBeGreaterThan(index('end a1'));
+    expect(index('start a3')).toBeGreaterThan(index('end a2'));
+  });
+
+  it('caps a function without a key at its limit', async () => {
+    let running = 0;
+    let peak = 0;
+    let finished = 0;
+    const fn = inngest.createFunction(
+      { id: 'concurrency-limit', concurrency: 2, triggers: [{ event: 'test/capped' }] },
+      async () => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await pause(15);
+        running -= 1;
+        finished += 1;
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send(Array.from({ length: 6 }, (_, n) => ({ name: 'test/capped', data: { n } })));
+    await runner.idle();
+    expect(finished).toBe(6);
+    expect(peak).toBe(2);
+  });
+});
+
+describe('idle and stop', () => {
+  it('idle() waits for chained work; stop() waits for in-flight runs and then refuses events', async () => {
+    const done: string[] = [];
+    const slow = inngest.createFunction(
+      { id: 'lifecycle-slow', triggers: [{ event: 'test/slow' }] },
+      async ({ step }) => {
+        await step.sleep('nap', 80);
+        done.push('slow');
+      },
+    );
+    const runner = startRunner([slow]);
+    await runner.idle(); // nothing to wait for
+    void runner.send({ name: 'test/slow', data: {} }); // not awaited: idle() must still see it
+    await runner.idle();
+    expect(done).toEqual(['slow']);
+
+    await runner.send({ name: 'test/slow', data: {} });
+    await runner.stop();
+    expect(done).toEqual(['slow', 'slow']);
+    await expect(runner.send({ name: 'test/slow', data: {} })).rejects.toThrow(/stopped/);
+  });
+
+  it('refuses two functions with the same id', () => {
+    const a = inngest.createFunction(
+      { id: 'lifecycle-dup', triggers: [{ event: 'test/a' }] },
+      async () => {},
+    );
+    const b = inngest.createFunction(
+      { id: 'lifecycle-dup', triggers: [{ event: 'test/b' }] },
+      async () => {},
+    );
+    expect(() => new EmbeddedRunner([a, b])).toThrow(/share the id "lifecycle-dup"/);
+  });
+});

@@ -6,6 +6,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   resolve: { alias: { '@': root.replace(/\/$/, '') } },
   test: {
+    // Mail and job logs are useful when a test fails and noise when it passes.
+    silent: 'passed-only',
     env: { NODE_ENV: 'test', ALLOW_PRIVATE_NETWORK: 'true', EMBEDDED_RUNNER: 'false' },
     projects: [
       {

@@ -28,8 +28,9 @@ function buildAuth(db: Db) {
       database: { generateId: () => randomUUID() },
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    // Always on, tests included: limits are per client address (x-forwarded-for / x-real-ip).
     rateLimit: {
-      enabled: c.NODE_ENV !== 'test',
+      enabled: true,
       storage: 'database',
       modelName: 'rateLimit',
       window: 60,

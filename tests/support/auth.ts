@@ -5,13 +5,26 @@ import { mailMessages } from '@/lib/db/schema';
 
 export const BASE = 'http://localhost:3000';
 
-export async function authPost(path: string, body: unknown, token?: string): Promise<Response> {
+/**
+ * better-auth rate-limits per client address. Each test identity gets its own address, as distinct
+ * people would; a test of the limits passes the same `ip` on purpose.
+ */
+let nextAddress = 1;
+export const freshAddress = () => `198.51.100.${(nextAddress++ % 250) + 1}`;
+
+export async function authPost(
+  path: string,
+  body: unknown,
+  token?: string,
+  ip: string = freshAddress(),
+): Promise<Response> {
   return authRoute.POST(
     new Request(`${BASE}/api/auth${path}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         origin: BASE,
+        'x-forwarded-for': ip,
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },
       body: JSON.stringify(body),
@@ -40,10 +53,11 @@ export async function latestCode(db: Db, email: string): Promise<string> {
 
 /** Signs in with an emailed code, as the dashboard does; returns the bearer token. */
 export async function signIn(db: Db, email: string): Promise<{ token: string; userId: string }> {
-  const sent = await authPost('/email-otp/send-verification-otp', { email, type: 'sign-in' });
+  const ip = freshAddress();
+  const sent = await authPost('/email-otp/send-verification-otp', { email, type: 'sign-in' }, undefined, ip);
   if (sent.status !== 200) throw new Error(`send code failed: ${sent.status} ${await sent.text()}`);
   const otp = await latestCode(db, email);
-  const res = await authPost('/sign-in/email-otp', { email, otp });
+  const res = await authPost('/sign-in/email-otp', { email, otp }, undefined, ip);
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const token = res.headers.get('set-auth-token');
   if (!token) throw new Error('sign-in answered without set-auth-token');

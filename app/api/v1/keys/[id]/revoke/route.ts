@@ -1,0 +1,8 @@
+import { apiRoute } from '@/lib/api/pipeline';
+import { keyIdParams } from '@/lib/api/schemas/keys';
+import { revokeKey } from '@/lib/keys/service';
+
+export const POST = apiRoute(
+  { auth: 'session', permission: 'admin', params: keyIdParams },
+  ({ db, principal, params }) => revokeKey(db, principal.tenantId, params.id),
+);

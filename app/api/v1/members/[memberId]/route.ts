@@ -1,0 +1,15 @@
+import { apiRoute } from '@/lib/api/pipeline';
+import { changeRoleBody, memberIdParams } from '@/lib/api/schemas/members';
+import { changeMemberRole, removeMember } from '@/lib/members/service';
+
+/** Role change: `{role}`. Only an owner grants or takes the owner role; the last owner stays (409). */
+export const PATCH = apiRoute(
+  { auth: 'session', permission: 'admin', params: memberIdParams, body: changeRoleBody },
+  ({ db, principal, params, body }) =>
+    changeMemberRole(db, principal, params.memberId, body.role).then((member) => ({ member })),
+);
+
+export const DELETE = apiRoute(
+  { auth: 'session', permission: 'admin', params: memberIdParams },
+  ({ db, principal, params }) => removeMember(db, principal, params.memberId),
+);

@@ -17,9 +17,19 @@ export type NetErrorCode =
   | 'aborted'
   | 'network';
 
+/** One response on the way to a final one: its status and the URL that answered it. */
+export interface RedirectHop {
+  status: number;
+  url: string;
+}
+
 export class NetError extends Error {
   readonly code: NetErrorCode;
   readonly detail: string;
+  /** The URL whose request failed (set by `fetchFollowing`, which may have left the first URL). */
+  url?: string;
+  /** Responses received before the failure, when redirects were followed. */
+  chain?: RedirectHop[];
 
   constructor(code: NetErrorCode, detail: string, options?: { cause?: unknown }) {
     super(detail, options);
@@ -73,8 +83,7 @@ function errorMessage(err: unknown): string {
 }
 
 export function timeoutDetail(timeoutMs: number): string {
-  const seconds = timeoutMs / 1000;
-  return `timed out after ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+  return `timed out after ${Math.round(timeoutMs / 10) / 100} s`;
 }
 
 /**

@@ -4,7 +4,9 @@ import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { config } from '@/lib/config';
 import { dispatcherFor } from './dispatcher';
-import { NetError, timeoutDetail, toNetError } from './errors';
+import { NetError, type RedirectHop, timeoutDetail, toNetError } from './errors';
+
+export type { RedirectHop };
 
 export const USER_AGENT_TOKEN = 'SitewatchBot';
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -48,11 +50,6 @@ export interface HttpResponse {
   timings: { startedAt: number; headersMs: number; totalMs: number };
 }
 
-export interface RedirectHop {
-  status: number;
-  url: string;
-}
-
 export interface FollowedResponse extends HttpResponse {
   /** Every response in order, the final one included: a single entry means no redirect. */
   chain: RedirectHop[];
@@ -86,8 +83,8 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
 
 /**
  * Follows redirects by hand, so the address check applies to every hop, the chain is recorded,
- * and a loop is reported as such rather than as "too many redirects". A NetError thrown after
- * the first hop carries the chain walked so far in `chain`.
+ * and a loop is reported as such rather than as "too many redirects". A NetError thrown from here
+ * names the URL that failed in `url` and, after the first hop, the responses so far in `chain`.
  */
 export async function fetchFollowing(options: FollowOptions): Promise<FollowedResponse> {
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -103,7 +100,7 @@ export async function fetchFollowing(options: FollowOptions): Promise<FollowedRe
       try {
         response = await exchange(url, request, deadline, readUnlessRedirect);
       } catch (err) {
-        throw withChain(err, chain);
+        throw withContext(err, url.href, chain);
       }
       chain.push({ status: response.status, url: response.url });
       const location = header(response.headers, 'location');
@@ -113,10 +110,14 @@ export async function fetchFollowing(options: FollowOptions): Promise<FollowedRe
       const next = resolveRedirect(location, url);
       if (seen.has(next.href)) {
         const path = [...chain.map((hop) => hop.url), next.href].join(' -> ');
-        throw withChain(new NetError('redirect-loop', `redirect loop: ${path}`), chain);
+        throw withContext(new NetError('redirect-loop', `redirect loop: ${path}`), next.href, chain);
       }
       if (chain.length > maxRedirects) {
-        throw withChain(new NetError('too-many-redirects', `more than ${maxRedirects} redirects`), chain);
+        throw withContext(
+          new NetError('too-many-redirects', `more than ${maxRedirects} redirects`),
+          next.href,
+          chain,
+        );
       }
       request = redirectedRequest(request, response.status, url, next);
       url = next;
@@ -206,16 +207,17 @@ function redirectedRequest(request: PreparedRequest, status: number, from: URL, 
   return { ...request, method, headers, body };
 }
 
-function withChain(err: unknown, chain: RedirectHop[]): unknown {
-  if (err instanceof NetError && chain.length > 0) {
-    (err as NetError & { chain?: RedirectHop[] }).chain = chain.slice();
+function withContext(err: unknown, url: string, chain: RedirectHop[]): unknown {
+  if (err instanceof NetError) {
+    err.url = url;
+    if (chain.length > 0) err.chain = chain.slice();
   }
   return err;
 }
 
 /** The redirect chain a NetError from `fetchFollowing` walked before failing, if any. */
 export function chainOf(err: unknown): RedirectHop[] | undefined {
-  return err instanceof NetError ? (err as NetError & { chain?: RedirectHop[] }).chain : undefined;
+  return err instanceof NetError ? err.chain : undefined;
 }
 
 /** One timer and one AbortController for a whole logical request, however many hops it takes. */

@@ -8,6 +8,7 @@ import {
   type EventToSend,
   retryDelayFor,
   type StepMemo,
+  toJsonValue,
   wait,
 } from './step-tools';
 
@@ -28,7 +29,14 @@ export interface EmbeddedRunnerOptions {
   retryDelay?: (attempt: number) => number;
   /** Checks each event before it is accepted (the app passes jobs/events.ts's validator). */
   validateEvent?: (event: EventToSend) => Promise<void> | void;
+  /** Observes every finished run: what the handler returned, or the error that ended it. */
+  onRunFinished?: (outcome: RunOutcome) => void;
 }
+
+export type RunOutcome = { functionId: string; runId: string; event: ReceivedEvent } & (
+  | { status: 'completed'; result: unknown }
+  | { status: 'failed'; error: unknown }
+);
 
 /** An event as functions receive it. */
 export interface ReceivedEvent {
@@ -60,6 +68,7 @@ export class EmbeddedRunner {
   private readonly logger: Logger;
   private readonly retryDelay: (attempt: number) => number;
   private readonly validateEvent?: (event: EventToSend) => Promise<void> | void;
+  private readonly onRunFinished?: (outcome: RunOutcome) => void;
 
   /** Runs waiting for a concurrency slot, oldest first. */
   private readonly queue: Run[] = [];
@@ -87,6 +96,7 @@ export class EmbeddedRunner {
     this.logger = options.logger ?? console;
     this.retryDelay = options.retryDelay ?? defaultRetryDelay;
     if (options.validateEvent) this.validateEvent = options.validateEvent;
+    if (options.onRunFinished) this.onRunFinished = options.onRunFinished;
   }
 
   /** Starts the cron scheduler. Events are accepted from construction on. */
@@ -321,10 +331,12 @@ export class EmbeddedRunner {
     const logger = this.runLogger(definition, run.runId);
     const memo: StepMemo = new Map();
     logger.debug(`started by ${run.event.name}`);
+    const outcome = { functionId: definition.id, runId: run.runId, event: run.event };
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await definition.handler(this.context(run, memo, logger, attempt));
+        const result = toJsonValue(await definition.handler(this.context(run, memo, logger, attempt)));
         logger.debug('completed');
+        this.report({ ...outcome, status: 'completed', result }, logger);
         return;
       } catch (error) {
         const final =
@@ -332,6 +344,7 @@ export class EmbeddedRunner {
         if (final) {
           logger.error(`failed after ${attempt + 1} attempt(s):`, error);
           await this.runFailureHandler(run, error, logger);
+          this.report({ ...outcome, status: 'failed', error }, logger);
           return;
         }
         const delay = retryDelayFor(error, attempt + 1, this.clock, this.retryDelay);
@@ -341,6 +354,14 @@ export class EmbeddedRunner {
         );
         await wait(this.clock, delay);
       }
+    }
+  }
+
+  private report(outcome: RunOutcome, logger: Logger): void {
+    try {
+      this.onRunFinished?.(outcome);
+    } catch (error) {
+      logger.error('onRunFinished observer failed:', error);
     }
   }
 

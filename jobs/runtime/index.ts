@@ -15,7 +15,7 @@ import { EmbeddedRunner, type EmbeddedRunnerOptions } from './embedded';
  *     in Postgres, where a later boot resumes it.
  */
 
-export { EmbeddedRunner, type EmbeddedRunnerOptions } from './embedded';
+export { EmbeddedRunner, type EmbeddedRunnerOptions, type ReceivedEvent, type RunOutcome } from './embedded';
 
 export interface BootContext {
   sendEvent: typeof sendEvent;
@@ -94,14 +94,15 @@ export function startJobRuntime(options: StartJobRuntimeOptions): Promise<Embedd
 }
 
 /**
- * Registers work to run when the embedded runner starts; if it has started already, the hook runs
- * now. Hosted mode has no boot: resumption there relies on Inngest's retries (and on a scheduled
- * sweep where the domain needs one).
+ * Registers work to run when the embedded runner starts. If it has started already, the hook runs
+ * now and the returned promise settles when it is done; otherwise it resolves at once and the hook
+ * runs inside `startJobRuntime`. Hosted mode has no boot: resumption there relies on Inngest's
+ * retries (and on a scheduled sweep where the domain needs one).
  */
-export function onBoot(hook: BootHook): void {
+export async function onBoot(hook: BootHook): Promise<void> {
   const current = state();
   current.bootHooks.push(hook);
-  if (current.runner) void runBootHook(hook);
+  if (current.runner) await runBootHook(hook);
 }
 
 async function runBootHook(hook: BootHook): Promise<void> {

@@ -1,0 +1,303 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as rerollRoute from '@/app/api/v1/keys/[id]/reroll/route';
+import * as revokeRoute from '@/app/api/v1/keys/[id]/revoke/route';
+import * as keysRoute from '@/app/api/v1/keys/route';
+import type { Db } from '@/lib/db/client';
+import { apiKeys, members, sites } from '@/lib/db/schema';
+import { hashKeySecret } from '@/lib/keys/secret';
+import { authPost, signIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Call = {
+  method?: string;
+  path: string;
+  token?: string;
+  key?: string;
+  body?: unknown;
+  params?: Record<string, string>;
+};
+
+async function call(handler: Handler, c: Call): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = {};
+  if (c.token) headers.authorization = `Bearer ${c.token}`;
+  if (c.key) headers['x-api-key'] = c.key;
+  if (c.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await handler(
+    new Request(`http://localhost:3000${c.path}`, {
+      method: c.method ?? 'GET',
+      headers,
+      body: c.body === undefined ? undefined : JSON.stringify(c.body),
+    }),
+    { params: Promise.resolve(c.params ?? {}) },
+  );
+  return { status: res.status, body: await res.json() };
+}
+
+let db: Db;
+let teardown: () => Promise<void>;
+let owner: { token: string; userId: string; orgId: string };
+let stranger: { token: string; userId: string; orgId: string };
+let siteA1: string;
+let siteA2: string;
+let siteB: string;
+
+async function orgOf(userId: string): Promise<string> {
+  const [m] = await db.select().from(members).where(eq(members.userId, userId));
+  return m!.organizationId;
+}
+
+async function insertSite(tenantId: string, host: string): Promise<string> {
+  const [row] = await db
+    .insert(sites)
+    .values({
+      tenant_id: tenantId,
+      hostname: host,
+      root_url: `https://${host}/`,
+      cadence_minutes: 10080,
+      max_pages: 5000,
+      max_concurrency: 100,
+      enabled: 1,
+      created_at: Date.now(),
+      scanner_enabled: 1,
+      a11y_enabled: 0,
+      performance_enabled: 1,
+      uptime_enabled: 1,
+      seo_enabled: 1,
+    })
+    .returning({ id: sites.id });
+  return row!.id;
+}
+
+const createKey = (body: unknown, token = owner.token) =>
+  call(keysRoute.POST, { method: 'POST', path: '/v1/keys', token, body });
+const reroll = (id: string, auth: { token?: string; key?: string } = { token: owner.token }) =>
+  call(rerollRoute.POST, { method: 'POST', path: `/v1/keys/${id}/reroll`, params: { id }, ...auth });
+const revoke = (id: string, auth: { token?: string; key?: string } = { token: owner.token }) =>
+  call(revokeRoute.POST, { method: 'POST', path: `/v1/keys/${id}/revoke`, params: { id }, ...auth });
+/** A key authenticates when a session-only route answers 403 (who you are is known) rather than 401. */
+const keyStatus = async (secret: string) =>
+  (await call(keysRoute.GET, { path: '/v1/keys', key: secret })).status;
+
+beforeAll(async () => {
+  ({ db, teardown } = await useTestDatabase());
+  const a = await signIn(db, 'owner-a@example.com');
+  owner = { ...a, orgId: await orgOf(a.userId) };
+  const b = await signIn(db, 'owner-b@example.com');
+  stranger = { ...b, orgId: await orgOf(b.userId) };
+  siteA1 = await insertSite(owner.orgId, 'a1.example');
+  siteA2 = await insertSite(owner.orgId, 'a2.example');
+  siteB = await insertSite(stranger.orgId, 'b.example');
+});
+afterAll(() => teardown());
+
+describe('POST /v1/keys', () => {
+  it('creates a key, shows the secret once and stores only its hash', async () => {
+    const before = Date.now();
+    const res = await createKey({ name: 'CMS', expiresInDays: 30 });
+    expect(res.status).toBe(201);
+    const { key, secret } = res.body;
+    expect(secret).toMatch(/^sw_[A-Za-z0-9_-]{43,}$/);
+    expect(key).toEqual({
+      id: expect.any(String),
+      name: 'CMS',
+      prefix: secret.slice(0, 9),
+      siteIds: null,
+      expiresAt: key.createdAt + 30 * 86_400_000,
+      createdAt: expect.any(Number),
+      lastUsedAt: null,
+    });
+    expect(key.createdAt).toBeGreaterThanOrEqual(before);
+
+    const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row?.secret_hash).toBe(hashKeySecret(secret));
+    expect(JSON.stringify(row)).not.toContain(secret);
+    expect(row?.tenant_id).toBe(owner.orgId);
+    expect(row?.created_by).toBe(owner.userId);
+
+    expect(await keyStatus(secret)).toBe(403);
+    const [used] = await db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(used?.last_used_at).toBeGreaterThanOrEqual(before);
+  });
+
+  it('scopes a key to sites of its own organization only', async () => {
+    const res = await createKey({ name: 'one site', siteIds: [siteA1, siteA1] });
+    expect(res.status).toBe(201);
+    expect(res.body.key.siteIds).toEqual([siteA1]);
+    expect(res.body.key.expiresAt).toBeNull();
+
+    const foreign = await createKey({ name: 'sneaky', siteIds: [siteA1, siteB] });
+    expect(foreign).toEqual({
+      status: 422,
+      body: { error: `siteIds: ${siteB} is not a site of this organization` },
+    });
+  });
+
+  it.each([
+    [{}, /^name: /],
+    [{ name: '' }, /^name: must not be empty/],
+    [{ name: '   ' }, /^name: must not be empty/],
+    [{ name: 'x'.repeat(101) }, /^name: must be at most 100 characters/],
+    [{ name: 'k', expiresInDays: 0 }, /^expiresInDays: must be at least 1/],
+    [{ name: 'k', expiresInDays: 3651 }, /^expiresInDays: must be at most 3650/],
+    [{ name: 'k', expiresInDays: 1.5 }, /^expiresInDays: must be a whole number/],
+    [{ name: 'k', siteIds: [] }, /^siteIds: must name at least one site/],
+    [{ name: 'k', siteIds: ['not-a-uuid'] }, /^siteIds\.0: /],
+    [{ name: 'k', siteIds: 'all' }, /^siteIds: /],
+    [{ name: 'k', scope: 'admin' }, /scope/],
+  ])('refuses %j with 422 naming the field', async (body, message) => {
+    const res = await createKey(body);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatch(message);
+  });
+
+  it('accepts the bounds of name and lifetime', async () => {
+    expect((await createKey({ name: 'x'.repeat(100), expiresInDays: 3650 })).status).toBe(201);
+    expect((await createKey({ name: 'y', expiresInDays: 1 })).status).toBe(201);
+  });
+});
+
+describe('GET /v1/keys', () => {
+  it('lists this organization’s non-revoked keys newest first, never a secret or hash', async () => {
+    const first = (await createKey({ name: 'older' })).body.key;
+    const second = (await createKey({ name: 'newer' })).body.key;
+    const gone = (await createKey({ name: 'revoked' })).body.key;
+    await revoke(gone.id);
+    await createKey({ name: 'theirs' }, stranger.token);
+
+    const res = await call(keysRoute.GET, { path: '/v1/keys', token: owner.token });
+    expect(res.status).toBe(200);
+    const names = res.body.keys.map((k: { name: string }) => k.name);
+    expect(names.indexOf('newer')).toBeLessThan(names.indexOf('older'));
+    expect(names).not.toContain('revoked');
+    expect(names).not.toContain('theirs');
+    const createdAts = res.body.keys.map((k: { createdAt: number }) => k.createdAt);
+    expect(createdAts).toEqual([...createdAts].sort((x, y) => y - x));
+    expect(res.body.keys.find((k: { id: string }) => k.id === first.id)).toEqual(first);
+    expect(res.body.keys.find((k: { id: string }) => k.id === second.id)).toEqual(second);
+    expect(JSON.stringify(res.body)).not.toMatch(/secret|hash/i);
+  });
+
+  it('still lists expired keys, so an owner can see why an integration stopped', async () => {
+    const { key, secret } = (await createKey({ name: 'short-lived', expiresInDays: 1 })).body;
+    await db
+      .update(apiKeys)
+      .set({ expires_at: Date.now() - 1 })
+      .where(eq(apiKeys.id, key.id));
+    expect(await keyStatus(secret)).toBe(401);
+    const res = await call(keysRoute.GET, { path: '/v1/keys', token: owner.token });
+    expect(res.body.keys.map((k: { id: string }) => k.id)).toContain(key.id);
+  });
+
+  it('drops a deleted site from a key’s scope', async () => {
+    const doomed = await insertSite(owner.orgId, 'doomed.example');
+    const { key } = (await createKey({ name: 'two sites', siteIds: [siteA2, doomed] })).body;
+    await db.delete(sites).where(eq(sites.id, doomed));
+    const res = await call(keysRoute.GET, { path: '/v1/keys', token: owner.token });
+    expect(res.body.keys.find((k: { id: string }) => k.id === key.id).siteIds).toEqual([siteA2]);
+  });
+});
+
+describe('POST /v1/keys/{id}/reroll', () => {
+  it('rotates the secret, keeps name, scope and remaining lifetime, and kills the old secret at once', async () => {
+    const created = (await createKey({ name: 'rotate me', siteIds: [siteA2], expiresInDays: 10 })).body;
+    expect(await keyStatus(created.secret)).toBe(403);
+
+    const res = await reroll(created.key.id);
+    expect(res.status).toBe(200);
+    expect(res.body.secret).toMatch(/^sw_[A-Za-z0-9_-]{43,}$/);
+    expect(res.body.secret).not.toBe(created.secret);
+    expect(res.body.key).toEqual({
+      ...created.key,
+      prefix: res.body.secret.slice(0, 9),
+      lastUsedAt: null,
+    });
+    expect(await keyStatus(created.secret)).toBe(401);
+    expect(await keyStatus(res.body.secret)).toBe(403);
+  });
+
+  it('answers 404 for a revoked key, 409 for an expired one', async () => {
+    const revoked = (await createKey({ name: 'r' })).body.key;
+    await revoke(revoked.id);
+    expect(await reroll(revoked.id)).toEqual({ status: 404, body: { error: 'key not found' } });
+
+    const expired = (await createKey({ name: 'e', expiresInDays: 1 })).body.key;
+    await db
+      .update(apiKeys)
+      .set({ expires_at: Date.now() - 1 })
+      .where(eq(apiKeys.id, expired.id));
+    const res = await reroll(expired.id);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/expired/);
+  });
+
+  it('answers 404 for another organization’s key and for ids that are not ids', async () => {
+    const theirs = (await createKey({ name: 'theirs' }, stranger.token)).body;
+    expect(await reroll(theirs.key.id)).toEqual({ status: 404, body: { error: 'key not found' } });
+    expect(await keyStatus(theirs.secret)).toBe(403); // still alive
+    expect(await reroll('not-a-uuid')).toEqual({ status: 404, body: { error: 'key not found' } });
+    expect(await reroll('00000000-0000-4000-8000-000000000000')).toEqual({
+      status: 404,
+      body: { error: 'key not found' },
+    });
+  });
+});
+
+describe('POST /v1/keys/{id}/revoke', () => {
+  it('revokes at once and for good', async () => {
+    const { key, secret } = (await createKey({ name: 'doomed' })).body;
+    expect(await revoke(key.id)).toEqual({ status: 200, body: { revoked: true } });
+    expect(await keyStatus(secret)).toBe(401);
+    const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row?.revoked_at).toEqual(expect.any(Number));
+    expect(await revoke(key.id)).toEqual({ status: 404, body: { error: 'key not found' } });
+    expect((await reroll(key.id)).status).toBe(404);
+  });
+
+  it('cannot touch another organization’s key', async () => {
+    const theirs = (await createKey({ name: 'theirs' }, stranger.token)).body;
+    expect(await revoke(theirs.key.id)).toEqual({ status: 404, body: { error: 'key not found' } });
+    const [row] = await db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, theirs.key.id), eq(apiKeys.tenant_id, stranger.orgId)));
+    expect(row?.revoked_at).toBeNull();
+  });
+});
+
+describe('who may manage keys', () => {
+  it('is session-only: a valid API key gets 403, no credential 401, a bad key 401', async () => {
+    const { key, secret } = (await createKey({ name: 'caller' })).body;
+    for (const res of [
+      await call(keysRoute.GET, { path: '/v1/keys', key: secret }),
+      await call(keysRoute.POST, { method: 'POST', path: '/v1/keys', key: secret, body: { name: 'x' } }),
+      await reroll(key.id, { key: secret }),
+      await revoke(key.id, { key: secret }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatch(/session/);
+    }
+    expect((await call(keysRoute.GET, { path: '/v1/keys' })).status).toBe(401);
+    const bad = await call(keysRoute.GET, { path: '/v1/keys', key: `sw_${'x'.repeat(43)}` });
+    expect(bad.status).toBe(401);
+    expect(bad.body.error).toMatch(/invalid api key/);
+  });
+
+  it('is for owners and admins: a member gets 403', async () => {
+    const invited = await authPost(
+      '/organization/invite-member',
+      { email: 'member@example.com', role: 'member', organizationId: owner.orgId },
+      owner.token,
+    );
+    const member = await signIn(db, 'member@example.com');
+    const { id } = (await invited.json()) as { id: string };
+    expect(
+      (await authPost('/organization/accept-invitation', { invitationId: id }, member.token)).status,
+    ).toBe(200);
+
+    const listed = await call(keysRoute.GET, { path: '/v1/keys', token: member.token });
+    expect(listed.status).toBe(403);
+    expect((await createKey({ name: 'nope' }, member.token)).status).toBe(403);
+  });
+});

@@ -73,6 +73,8 @@ export type RunSettings = {
   scannerEnabled: boolean;
   /** Pages this run may still crawl under the monthly allowance (null: no cap beyond maxPages). */
   allowanceRemaining: number | null;
+  /** Set by seeding: robots.txt as read, so every worker of the run applies the same rules. */
+  robots?: { url: string; text: string | null; note: string | null };
 };
 
 /**
@@ -103,11 +105,17 @@ export const crawlUrls = pgTable(
     /** The crawled page's SEO facts (internal HTML pages with the SEO app on). */
     seo_facts: jsonb('seo_facts'),
     is_page: integer('is_page').notNull().default(0),
+    /**
+     * 1 when the URL was only seen as an embedded resource (img, script, stylesheet, media): it is
+     * checked without downloading or parsing its body. Pages (a, area, iframe, meta refresh) are 0.
+     */
+    is_asset: integer('is_asset').notNull().default(0),
     seq: integer('seq').generatedAlwaysAsIdentity(),
   },
   (t) => [
     primaryKey({ columns: [t.run_id, t.url] }),
-    index('crawl_urls_pending_idx').on(t.run_id, t.seq).where(sql`${t.state} = 'pending'`),
+    // Workers lease internal pages and external checks from separate queues, oldest first.
+    index('crawl_urls_pending_idx').on(t.run_id, t.kind, t.seq).where(sql`${t.state} = 'pending'`),
     index('crawl_urls_leased_idx').on(t.run_id, t.lease_expires_at).where(sql`${t.state} = 'leased'`),
   ],
 );

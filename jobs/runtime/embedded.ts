@@ -60,6 +60,14 @@ const FAILURE_EVENT = 'inngest/function.failed';
 const DEDUPLICATION_WINDOW_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60_000;
 
+/** Console output without the per-run debug lines, which would repeat every minute for crons. */
+const consoleLogger: Logger = {
+  info: (...args) => console.info(...args),
+  warn: (...args) => console.warn(...args),
+  error: (...args) => console.error(...args),
+  debug: () => {},
+};
+
 const defaultRetryDelay = (attempt: number): number => Math.min(1000 * 2 ** (attempt - 1), MINUTE_MS);
 
 export class EmbeddedRunner {
@@ -93,7 +101,7 @@ export class EmbeddedRunner {
       ids.add(id);
     }
     this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? console;
+    this.logger = options.logger ?? consoleLogger;
     this.retryDelay = options.retryDelay ?? defaultRetryDelay;
     if (options.validateEvent) this.validateEvent = options.validateEvent;
     if (options.onRunFinished) this.onRunFinished = options.onRunFinished;

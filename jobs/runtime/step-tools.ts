@@ -51,8 +51,16 @@ export function toJsonValue(value: unknown): unknown {
   return text === undefined ? null : JSON.parse(text);
 }
 
-export function wait(clock: Clock, ms: number): Promise<void> {
-  return new Promise((resolve) => clock.setTimer(resolve, Math.max(0, ms)));
+/** Node's timers overflow past about 24.8 days (and then fire at once), so longer waits are chained. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export async function wait(clock: Clock, ms: number): Promise<void> {
+  let left = Math.max(0, ms);
+  do {
+    const chunk = Math.min(left, MAX_TIMER_MS);
+    await new Promise<void>((resolve) => clock.setTimer(resolve, chunk));
+    left -= chunk;
+  } while (left > 0);
 }
 
 /** How long to wait before retrying after `error`: a `RetryAfterError` decides for itself. */
@@ -79,6 +87,15 @@ function stepId(idOrOptions: unknown): string {
     return (idOrOptions as { id: string }).id;
   }
   throw new NonRetriableError('a step needs an id: step.run("id", fn) or step.run({ id }, fn)');
+}
+
+function durationMs(duration: unknown): number {
+  try {
+    return durationToMs(duration, { name: 'step.sleep duration' });
+  } catch (error) {
+    // A malformed duration fails the same way on every attempt; retrying would only delay the news.
+    throw new NonRetriableError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 function notSupported(tool: string): () => never {
@@ -141,7 +158,7 @@ export function createStepTools(deps: StepToolsDeps) {
       once(idOrOptions, () => fn(...input), true),
 
     sleep: async (idOrOptions: unknown, duration: unknown): Promise<void> => {
-      const ms = durationToMs(duration, { name: 'step.sleep duration' });
+      const ms = durationMs(duration);
       await once(idOrOptions, () => wait(clock, ms), false);
     },
 

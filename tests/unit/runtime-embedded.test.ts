@@ -253,6 +253,25 @@ describe('steps', () => {
     expect(elapsed).toBeGreaterThanOrEqual(100);
   });
 
+  it('fails a run at once on a malformed sleep duration', async () => {
+    const outcomes: unknown[] = [];
+    let attempts = 0;
+    const fn = inngest.createFunction(
+      { id: 'steps-bad-sleep', triggers: [{ event: 'test/bad-sleep' }] },
+      async ({ step }) => {
+        attempts += 1;
+        await step.sleep('never', 'soon');
+      },
+    );
+    const runner = startRunner([fn], {
+      onRunFinished: (o) => outcomes.push(o.status === 'failed' ? String(o.error) : o.status),
+    });
+    await runner.send({ name: 'test/bad-sleep', data: {} });
+    await runner.idle();
+    expect(attempts).toBe(1);
+    expect(outcomes).toEqual([expect.stringMatching(/step\.sleep duration must be a positive/)]);
+  });
+
   it('step.waitForEvent fails the run with a clear message and no retries', async () => {
     const errors: string[] = [];
     let attempts = 0;

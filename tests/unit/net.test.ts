@@ -1,3 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainOf, fetchFollowing, httpRequest, isPublicAddress, NetError } from '@/lib/net';
@@ -270,5 +276,50 @@ describe('fetchFollowing', () => {
     a.route('/to-slow', { status: 302, headers: { location: '/slow' } });
     const err = await netError(fetchFollowing({ url: a.url('/to-slow'), timeoutMs: 200 }));
     expect(err.code).toBe('timeout');
+  });
+});
+
+/** A self-signed certificate from the openssl CLI; null where openssl is not installed. */
+function selfSignedCertificate(): { key: Buffer; cert: Buffer } | null {
+  const dir = mkdtempSync(join(tmpdir(), 'sitewatch-tls-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  } catch {
+    return null;
+  }
+}
+
+describe('TLS failures', () => {
+  const credentials = selfSignedCertificate();
+  it.skipIf(credentials === null)('reports an untrusted certificate in plain words', async () => {
+    const server = https.createServer(credentials ?? {}, (_req, res) => res.end('secret'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const err = await netError(httpRequest({ url: `https://127.0.0.1:${port}/` }));
+      expect(err.code).toBe('tls');
+      expect(err.detail).toBe('TLS error: the certificate is self-signed');
+    } finally {
+      server.close();
+    }
   });
 });

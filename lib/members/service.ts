@@ -87,6 +87,22 @@ async function findMember(tx: Tx, tenantId: string, memberId: string): Promise<M
   return { id: row.id, role: row.role as Role };
 }
 
+/**
+ * The caller's role as of the lock, not as of sign-in: a caller demoted a moment ago by a concurrent
+ * request must not still act as an owner.
+ */
+async function lockedActorRole(tx: Tx, principal: Principal): Promise<Role> {
+  const [row] = principal.memberId
+    ? await tx
+        .select({ role: members.role })
+        .from(members)
+        .where(and(eq(members.id, principal.memberId), eq(members.organizationId, principal.tenantId)))
+    : [];
+  const role = row?.role as Role | undefined;
+  if (!role || !isPrivilegedRole(role)) throw forbidden('only owners and admins can do this');
+  return role;
+}
+
 async function ownerCount(tx: Tx, tenantId: string): Promise<number> {
   const [row] = await tx
     .select({ n: count() })
@@ -112,9 +128,10 @@ export async function changeMemberRole(
 ): Promise<MemberView> {
   await db.transaction(async (tx) => {
     await lockOrganization(tx, principal.tenantId);
+    const actorRole = await lockedActorRole(tx, principal);
     const target = await findMember(tx, principal.tenantId, memberId);
     if (target.role === role) return;
-    if ((target.role === 'owner' || role === 'owner') && principal.role !== 'owner') {
+    if ((target.role === 'owner' || role === 'owner') && actorRole !== 'owner') {
       throw forbidden('only an owner can grant or take away the owner role');
     }
     if (target.role === 'owner' && (await ownerCount(tx, principal.tenantId)) <= 1) {
@@ -187,9 +204,10 @@ export async function removeMember(
 ): Promise<{ removed: true }> {
   await db.transaction(async (tx) => {
     await lockOrganization(tx, principal.tenantId);
+    const actorRole = await lockedActorRole(tx, principal);
     const target = await findMember(tx, principal.tenantId, memberId);
     if (target.role === 'owner') {
-      if (principal.role !== 'owner') throw forbidden('only an owner can remove an owner');
+      if (actorRole !== 'owner') throw forbidden('only an owner can remove an owner');
       if ((await ownerCount(tx, principal.tenantId)) <= 1) {
         throw conflict('the last owner cannot be removed: make another member an owner first');
       }

@@ -1,0 +1,377 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as accessRoute from '@/app/api/v1/members/[memberId]/access/route';
+import * as memberRoute from '@/app/api/v1/members/[memberId]/route';
+import * as membersRoute from '@/app/api/v1/members/route';
+import { resolvePrincipal } from '@/lib/auth/principal';
+import type { Db } from '@/lib/db/client';
+import { memberAccess, memberSiteGrants, members, sites } from '@/lib/db/schema';
+import { authPost, bearer, signIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Call = {
+  method?: string;
+  path: string;
+  token?: string;
+  key?: string;
+  body?: unknown;
+  params?: Record<string, string>;
+};
+type Json = { status: number; body: Record<string, any> };
+
+async function call(handler: Handler, c: Call): Promise<Json> {
+  const headers: Record<string, string> = {};
+  if (c.token) headers.authorization = `Bearer ${c.token}`;
+  if (c.key) headers['x-api-key'] = c.key;
+  if (c.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await handler(
+    new Request(`http://localhost:3000${c.path}`, {
+      method: c.method ?? 'GET',
+      headers,
+      body: c.body === undefined ? undefined : JSON.stringify(c.body),
+    }),
+    { params: Promise.resolve(c.params ?? {}) },
+  );
+  return { status: res.status, body: await res.json() };
+}
+
+type Person = { token: string; userId: string; memberId: string; email: string };
+
+let db: Db;
+let teardown: () => Promise<void>;
+let orgA: string;
+let owner: Person;
+let strangerOwner: Person;
+let siteA1: string;
+let siteA2: string;
+let siteB: string;
+
+async function membership(userId: string, organizationId?: string) {
+  const rows = await db.select().from(members).where(eq(members.userId, userId));
+  const row = organizationId ? rows.find((m) => m.organizationId === organizationId) : rows[0];
+  if (!row) throw new Error(`no membership for ${userId}`);
+  return row;
+}
+
+async function founder(email: string): Promise<Person & { orgId: string }> {
+  const { token, userId } = await signIn(db, email);
+  const m = await membership(userId);
+  return { token, userId, memberId: m.id, email, orgId: m.organizationId };
+}
+
+/** The real invitation flow: invite, sign in, accept (which also makes the organization active). */
+async function join(email: string, role: 'admin' | 'member' | 'owner', organizationId = orgA, by = owner) {
+  const invited = await authPost('/organization/invite-member', { email, role, organizationId }, by.token);
+  if (invited.status !== 200) throw new Error(`invite failed: ${await invited.text()}`);
+  const { id } = (await invited.json()) as { id: string };
+  const { token, userId } = await signIn(db, email);
+  const accepted = await authPost('/organization/accept-invitation', { invitationId: id }, token);
+  if (accepted.status !== 200) throw new Error(`accept failed: ${await accepted.text()}`);
+  const m = await membership(userId, organizationId);
+  return { token, userId, memberId: m.id, email };
+}
+
+async function insertSite(tenantId: string, host: string): Promise<string> {
+  const [row] = await db
+    .insert(sites)
+    .values({
+      tenant_id: tenantId,
+      hostname: host,
+      root_url: `https://${host}/`,
+      cadence_minutes: 10080,
+      max_pages: 5000,
+      max_concurrency: 100,
+      enabled: 1,
+      created_at: Date.now(),
+      scanner_enabled: 1,
+      a11y_enabled: 0,
+      performance_enabled: 1,
+      uptime_enabled: 1,
+      seo_enabled: 1,
+    })
+    .returning({ id: sites.id });
+  return row!.id;
+}
+
+const list = (token = owner.token) => call(membersRoute.GET, { path: '/v1/members', token });
+const setRole = (memberId: string, role: unknown, token = owner.token) =>
+  call(memberRoute.PATCH, {
+    method: 'PATCH',
+    path: `/v1/members/${memberId}`,
+    params: { memberId },
+    token,
+    body: { role },
+  });
+const remove = (memberId: string, token = owner.token) =>
+  call(memberRoute.DELETE, {
+    method: 'DELETE',
+    path: `/v1/members/${memberId}`,
+    params: { memberId },
+    token,
+  });
+const setAccess = (memberId: string, body: unknown, token = owner.token) =>
+  call(accessRoute.PATCH, {
+    method: 'PATCH',
+    path: `/v1/members/${memberId}/access`,
+    params: { memberId },
+    token,
+    body,
+  });
+const visibleSites = async (token: string) =>
+  (await resolvePrincipal(db, new Headers(bearer(token)))).siteIds;
+
+beforeAll(async () => {
+  ({ db, teardown } = await useTestDatabase());
+  const a = await founder('owner@example.com');
+  orgA = a.orgId;
+  owner = a;
+  const b = await founder('stranger@example.com');
+  strangerOwner = b;
+  siteA1 = await insertSite(orgA, 'a1.example');
+  siteA2 = await insertSite(orgA, 'a2.example');
+  siteB = await insertSite(b.orgId, 'b.example');
+});
+afterAll(() => teardown());
+
+describe('GET /v1/members', () => {
+  it('lists the organization’s members with role and effective access', async () => {
+    const admin = await join('admin-list@example.com', 'admin');
+    const member = await join('member-list@example.com', 'member');
+    const res = await list();
+    expect(res.status).toBe(200);
+    const byEmail = Object.fromEntries(res.body.members.map((m: { email: string }) => [m.email, m]));
+    expect(byEmail['owner@example.com']).toEqual({
+      id: owner.memberId,
+      userId: owner.userId,
+      email: 'owner@example.com',
+      name: expect.any(String),
+      role: 'owner',
+      siteIds: null,
+      canCrawl: true,
+      createdAt: expect.any(Number),
+    });
+    expect(byEmail['admin-list@example.com']).toMatchObject({
+      id: admin.memberId,
+      role: 'admin',
+      siteIds: null,
+    });
+    // Members are default-deny: no site and no crawl until granted.
+    expect(byEmail['member-list@example.com']).toMatchObject({
+      id: member.memberId,
+      role: 'member',
+      siteIds: [],
+      canCrawl: false,
+    });
+    expect(byEmail['stranger@example.com']).toBeUndefined();
+    expect(await visibleSites(member.token)).toEqual([]);
+  });
+
+  it('is for owners and admins only', async () => {
+    const member = await join('member-nosy@example.com', 'member');
+    expect((await list(member.token)).status).toBe(403);
+    const admin = await join('admin-lists@example.com', 'admin');
+    expect((await list(admin.token)).status).toBe(200);
+  });
+});
+
+describe('PATCH /v1/members/{memberId}/access', () => {
+  it('grants sites and crawl, replaces the allowlist, and [] revokes every site', async () => {
+    const member = await join('grantee@example.com', 'member');
+    expect(await setAccess(member.memberId, { siteIds: [siteA1], canCrawl: true })).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
+    let view = (await list()).body.members.find((m: { id: string }) => m.id === member.memberId);
+    expect(view).toMatchObject({ siteIds: [siteA1], canCrawl: true });
+    expect(await visibleSites(member.token)).toEqual([siteA1]);
+
+    // Fields are independent: canCrawl alone keeps the allowlist.
+    await setAccess(member.memberId, { canCrawl: false });
+    view = (await list()).body.members.find((m: { id: string }) => m.id === member.memberId);
+    expect(view).toMatchObject({ siteIds: [siteA1], canCrawl: false });
+
+    await setAccess(member.memberId, { siteIds: [siteA2, siteA1] });
+    expect(new Set(await visibleSites(member.token))).toEqual(new Set([siteA1, siteA2]));
+
+    await setAccess(member.memberId, { siteIds: [] });
+    expect(await visibleSites(member.token)).toEqual([]);
+    expect(
+      await db.select().from(memberSiteGrants).where(eq(memberSiteGrants.member_id, member.memberId)),
+    ).toEqual([]);
+  });
+
+  it('refuses a site the organization does not own, leaving the grants as they were', async () => {
+    const member = await join('greedy@example.com', 'member');
+    await setAccess(member.memberId, { siteIds: [siteA1] });
+    expect(await setAccess(member.memberId, { siteIds: [siteA2, siteB] })).toEqual({
+      status: 422,
+      body: { error: `siteIds: ${siteB} is not a site of this organization` },
+    });
+    expect(await visibleSites(member.token)).toEqual([siteA1]);
+  });
+
+  it.each([
+    [{ siteIds: 'all' }, /^siteIds: /],
+    [{ siteIds: ['x'] }, /^siteIds\.0: /],
+    [{ canCrawl: 'yes' }, /^canCrawl: /],
+    [{ role: 'owner' }, /role/],
+  ])('refuses %j with 422', async (body, message) => {
+    const member = await join(`invalid-${Math.random().toString(36).slice(2)}@example.com`, 'member');
+    const res = await setAccess(member.memberId, body);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatch(message);
+  });
+
+  it('answers 404 for unknown members and members of other organizations, 409 for owners and admins', async () => {
+    expect(await setAccess('00000000-0000-4000-8000-000000000000', { canCrawl: true })).toEqual({
+      status: 404,
+      body: { error: 'member not found' },
+    });
+    expect(await setAccess('nope', { canCrawl: true })).toEqual({
+      status: 404,
+      body: { error: 'member not found' },
+    });
+    expect(await setAccess(strangerOwner.memberId, { siteIds: [] })).toEqual({
+      status: 404,
+      body: { error: 'member not found' },
+    });
+    const admin = await join('admin-access@example.com', 'admin');
+    const res = await setAccess(admin.memberId, { siteIds: [siteA1] });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/owners and admins see every site/);
+  });
+
+  it('is for owners and admins: a member cannot grant themselves access', async () => {
+    const member = await join('self-granter@example.com', 'member');
+    expect((await setAccess(member.memberId, { siteIds: [siteA1] }, member.token)).status).toBe(403);
+    expect(await visibleSites(member.token)).toEqual([]);
+    const admin = await join('admin-granter@example.com', 'admin');
+    expect((await setAccess(member.memberId, { siteIds: [siteA1] }, admin.token)).status).toBe(200);
+  });
+});
+
+describe('PATCH /v1/members/{memberId} (role change)', () => {
+  it('lets an admin move people between member and admin, but not to or from owner', async () => {
+    const admin = await join('admin-roles@example.com', 'admin');
+    const member = await join('climber@example.com', 'member');
+    const promoted = await setRole(member.memberId, 'admin', admin.token);
+    expect(promoted.status).toBe(200);
+    expect(promoted.body.member).toMatchObject({
+      id: member.memberId,
+      role: 'admin',
+      siteIds: null,
+      canCrawl: true,
+    });
+    expect(await visibleSites(member.token)).toBe('all');
+
+    const toOwner = await setRole(member.memberId, 'owner', admin.token);
+    expect(toOwner.status).toBe(403);
+    expect(toOwner.body.error).toMatch(/only an owner/);
+    expect((await setRole(owner.memberId, 'member', admin.token)).status).toBe(403);
+
+    expect((await setRole(member.memberId, 'member', admin.token)).body.member.role).toBe('member');
+  });
+
+  it('starts a demoted admin from default-deny: a promotion drops earlier grants', async () => {
+    const member = await join('yo-yo@example.com', 'member');
+    await setAccess(member.memberId, { siteIds: [siteA1], canCrawl: true });
+    await setRole(member.memberId, 'admin');
+    await setRole(member.memberId, 'member');
+    expect(await visibleSites(member.token)).toEqual([]);
+    const view = (await list()).body.members.find((m: { id: string }) => m.id === member.memberId);
+    expect(view).toMatchObject({ siteIds: [], canCrawl: false });
+  });
+
+  it('lets an owner hand over ownership, and never demotes the last owner', async () => {
+    const { orgId, ...solo } = await founder('solo@example.com');
+    const last = await setRole(solo.memberId, 'admin', solo.token);
+    expect(last.status).toBe(409);
+    expect(last.body.error).toBe('the last owner cannot be demoted: make another member an owner first');
+
+    const heir = await join('heir@example.com', 'admin', orgId, solo);
+    expect((await setRole(heir.memberId, 'owner', solo.token)).body.member.role).toBe('owner');
+    expect((await setRole(solo.memberId, 'member', solo.token)).status).toBe(200);
+    expect((await membership(solo.userId, orgId)).role).toBe('member');
+    expect((await setRole(heir.memberId, 'admin', heir.token)).status).toBe(409);
+  });
+
+  it('keeps one owner when two owners demote each other at the same time', async () => {
+    const { orgId, ...first } = await founder('race-1@example.com');
+    const second = await join('race-2@example.com', 'owner', orgId, first);
+    const results = await Promise.all([
+      setRole(second.memberId, 'admin', first.token),
+      setRole(first.memberId, 'admin', second.token),
+    ]);
+    // The loser is refused either as no longer an owner (403) or as the last owner (409).
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([403, 409]).toContain(statuses[1]);
+    const owners = (await db.select().from(members).where(eq(members.organizationId, orgId))).filter(
+      (m) => m.role === 'owner',
+    );
+    expect(owners).toHaveLength(1);
+  });
+
+  it('validates the role and hides other organizations’ members', async () => {
+    const member = await join('validated@example.com', 'member');
+    const bad = await setRole(member.memberId, 'superuser');
+    expect(bad.status).toBe(422);
+    expect(bad.body.error).toMatch(/^role: /);
+    expect(await setRole(strangerOwner.memberId, 'member')).toEqual({
+      status: 404,
+      body: { error: 'member not found' },
+    });
+    expect((await membership(strangerOwner.userId)).role).toBe('owner');
+  });
+});
+
+describe('DELETE /v1/members/{memberId}', () => {
+  it('removes the member and their grants; their session loses the organization', async () => {
+    const member = await join('leaver@example.com', 'member');
+    await setAccess(member.memberId, { siteIds: [siteA1], canCrawl: true });
+    expect(await remove(member.memberId)).toEqual({ status: 200, body: { removed: true } });
+    expect(await db.select().from(members).where(eq(members.id, member.memberId))).toEqual([]);
+    expect(
+      await db.select().from(memberSiteGrants).where(eq(memberSiteGrants.member_id, member.memberId)),
+    ).toEqual([]);
+    expect(await db.select().from(memberAccess).where(eq(memberAccess.member_id, member.memberId))).toEqual(
+      [],
+    );
+    await expect(visibleSites(member.token)).rejects.toMatchObject({ status: 403 });
+    expect(await remove(member.memberId)).toEqual({ status: 404, body: { error: 'member not found' } });
+  });
+
+  it('protects owners: admins cannot remove them and the last one cannot go', async () => {
+    const { orgId, ...solo } = await founder('keeper@example.com');
+    const admin = await join('ambitious@example.com', 'admin', orgId, solo);
+    const byAdmin = await remove(solo.memberId, admin.token);
+    expect(byAdmin).toEqual({ status: 403, body: { error: 'only an owner can remove an owner' } });
+    const self = await remove(solo.memberId, solo.token);
+    expect(self).toEqual({
+      status: 409,
+      body: { error: 'the last owner cannot be removed: make another member an owner first' },
+    });
+    expect((await membership(solo.userId, orgId)).role).toBe('owner');
+    // An admin may remove another admin, or leave.
+    expect((await remove(admin.memberId, admin.token)).status).toBe(200);
+  });
+
+  it('lets an owner remove a co-owner, and refuses another organization’s member', async () => {
+    const { orgId, ...first } = await founder('co-1@example.com');
+    const second = await join('co-2@example.com', 'owner', orgId, first);
+    expect((await remove(second.memberId, first.token)).status).toBe(200);
+    expect(await remove(strangerOwner.memberId)).toEqual({
+      status: 404,
+      body: { error: 'member not found' },
+    });
+    expect((await membership(strangerOwner.userId)).organizationId).toBeDefined();
+  });
+
+  it('is for owners and admins: members get 403', async () => {
+    const member = await join('rogue@example.com', 'member');
+    const victim = await join('victim@example.com', 'member');
+    expect((await remove(victim.memberId, member.token)).status).toBe(403);
+    expect((await membership(victim.userId, orgA)).id).toBe(victim.memberId);
+  });
+});

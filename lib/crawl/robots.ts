@@ -69,20 +69,29 @@ export interface FetchRobotsOptions {
   signal?: AbortSignal;
 }
 
+/** robots.txt as fetched, before parsing: what a run stores so every later step applies the same rules. */
+export interface RobotsFetch {
+  url: string;
+  /** The body when rules were read (2xx); null otherwise. */
+  text: string | null;
+  source: RobotsPolicy['source'];
+  note: string | null;
+}
+
 /**
  * Fetches `<origin>/robots.txt`. A 4xx means there are no rules (RFC 9309). On a 5xx or no answer
  * at all RFC 9309 would have us assume a full disallow; we crawl without restrictions instead and
  * say so in `note`: the site owner asked us to check their site, and a flaky robots.txt must not
  * turn a scan into an empty report. A cancelled request still throws.
  */
-export async function fetchRobots(
+export async function fetchRobotsText(
   origin: string | URL,
   options: FetchRobotsOptions = {},
-): Promise<RobotsPolicy> {
-  const robotsUrl = new URL('/robots.txt', origin).href;
+): Promise<RobotsFetch> {
+  const url = new URL('/robots.txt', origin).href;
   try {
     const response = await fetchFollowing({
-      url: robotsUrl,
+      url,
       maxRedirects: ROBOTS_MAX_REDIRECTS,
       maxBytes: MAX_ROBOTS_BYTES,
       timeoutMs: options.timeoutMs ?? ROBOTS_TIMEOUT_MS,
@@ -91,16 +100,39 @@ export async function fetchRobots(
       headers: { accept: 'text/plain, */*;q=0.5' },
     });
     const { status } = response;
-    if (status >= 200 && status < 300) return parseRobots(robotsUrl, response.body.toString('utf8'));
-    if (status >= 400 && status < 500) return allowAll('none', null);
-    return allowAll('unreachable', `robots.txt answered ${status}; crawled without robots rules`);
+    if (status >= 200 && status < 300) {
+      return { url, text: response.body.toString('utf8'), source: 'file', note: null };
+    }
+    if (status >= 400 && status < 500) return { url, text: null, source: 'none', note: null };
+    return {
+      url,
+      text: null,
+      source: 'unreachable',
+      note: `robots.txt answered ${status}; crawled without robots rules`,
+    };
   } catch (err) {
     if (err instanceof NetError && err.code !== 'aborted') {
-      return allowAll(
-        'unreachable',
-        `robots.txt could not be fetched (${err.detail}); crawled without robots rules`,
-      );
+      return {
+        url,
+        text: null,
+        source: 'unreachable',
+        note: `robots.txt could not be fetched (${err.detail}); crawled without robots rules`,
+      };
     }
     throw err;
   }
+}
+
+/** The policy for a fetched (or stored) robots.txt. */
+export function policyFrom(fetched: RobotsFetch): RobotsPolicy {
+  if (fetched.text !== null) return parseRobots(fetched.url, fetched.text);
+  return allowAll(fetched.source === 'file' ? 'none' : fetched.source, fetched.note);
+}
+
+/** `fetchRobotsText` then `policyFrom`. */
+export async function fetchRobots(
+  origin: string | URL,
+  options: FetchRobotsOptions = {},
+): Promise<RobotsPolicy> {
+  return policyFrom(await fetchRobotsText(origin, options));
 }

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchRobots, MAX_CRAWL_DELAY_MS, parseRobots } from '@/lib/crawl/robots';
+import {
+  fetchRobots,
+  fetchRobotsText,
+  MAX_CRAWL_DELAY_MS,
+  parseRobots,
+  policyFrom,
+} from '@/lib/crawl/robots';
 import { closedPort, startServer, type TestServer } from '@/tests/support/http-server';
 
 const ROBOTS = `
@@ -74,6 +80,23 @@ describe('fetchRobots', () => {
     expect(policy.source).toBe('file');
     expect(policy.isAllowed(site.url('/admin/users'))).toBe(false);
     expect(policy.isAllowed(site.url('/'))).toBe(true);
+  });
+
+  it('returns the raw text for storing, and rebuilds the same policy from it', async () => {
+    site.route('/robots.txt', { body: 'User-agent: *\nDisallow: /tmp\n' });
+    const fetched = await fetchRobotsText(site.origin);
+    expect(fetched).toEqual({
+      url: site.url('/robots.txt'),
+      text: 'User-agent: *\nDisallow: /tmp\n',
+      source: 'file',
+      note: null,
+    });
+    const stored = JSON.parse(JSON.stringify(fetched));
+    expect(policyFrom(stored).isAllowed(site.url('/tmp/x'))).toBe(false);
+    expect(policyFrom({ ...stored, text: null, source: 'unreachable', note: 'n' })).toMatchObject({
+      source: 'unreachable',
+      note: 'n',
+    });
   });
 
   it('allows everything when robots.txt is missing', async () => {

@@ -1,0 +1,7 @@
+import { apiRoute } from '@/lib/api/pipeline';
+import { siteIdParams } from '@/lib/api/schemas/sites';
+import { getSiteStatus } from '@/lib/sites/service';
+
+export const GET = apiRoute({ permission: 'read', params: siteIdParams }, ({ db, principal, params }) =>
+  getSiteStatus(db, principal, params.id),
+);

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { ApiError } from '@/lib/api/errors';
+
+/**
+ * Any spelling Postgres accepts as a `uuid` (8-4-4-4-12 hex), deliberately looser than RFC 9562
+ * (`z.uuid()` also checks version and variant bits): a path must reach every id the database can
+ * hold, including rows imported from elsewhere.
+ */
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_SHAPE.test(value);
+}
+
+/**
+ * A record id taken from the URL path. A malformed id names no record, so it answers exactly like an
+ * unknown one (`notFoundError`, e.g. `siteNotFound`) instead of a 422 that would reveal the id format
+ * was the problem. The error is thrown from inside the schema; the pipeline maps it like any other.
+ */
+export function pathId(notFoundError: () => ApiError) {
+  return z.string().transform((id) => {
+    if (!isUuid(id)) throw notFoundError();
+    return id.toLowerCase();
+  });
+}
+
+/** A whole number with a field-naming message: "cadenceMinutes: must be a whole number". */
+export const wholeNumber = () => z.int({ error: 'must be a whole number' });
+
+/** A JSON boolean; "true" strings and 0/1 are refused so a typo cannot flip an app the wrong way. */
+export const strictBoolean = () => z.boolean({ error: 'must be true or false' });

@@ -1,0 +1,176 @@
+import { and, asc, count, eq, sql, sum } from 'drizzle-orm';
+import { config } from '@/lib/config';
+import type { Db } from '@/lib/db/client';
+import { appPauses, sites, uptimeMonitors, usageLedger } from '@/lib/db/schema';
+import { billingPeriod } from './period';
+import { OVERAGE_PRICES, type PriceKey, priceOf } from './pricing';
+import { getOverageEnabled, includedSites } from './settings';
+
+export type PausedApp = { siteId: string; hostname: string; app: 'crawl' | 'a11y'; pausedAt: number };
+
+export type BillLine = {
+  item: 'extra-site' | 'pages-crawled' | 'pages-rendered' | 'extra-monitors';
+  description: string;
+  /** The site the line is about; null for organization-wide lines (pooled monitors). */
+  siteId: string | null;
+  hostname: string | null;
+  quantity: number;
+  unit: string;
+  /** Price per `per` units of `unit`. */
+  unitPriceCents: number;
+  per: number;
+  /** 0 with overage off: nothing is billed beyond the subscription (spec). */
+  amountCents: number;
+};
+
+export type Billing = {
+  overageEnabled: boolean;
+  /** Some site's crawl (or accessibility scan) is paused at its allowance for the rest of the period. */
+  crawlPaused: boolean;
+  a11yPaused: boolean;
+  pausedSites: PausedApp[];
+  projected: {
+    period: string;
+    currency: 'USD';
+    lines: BillLine[];
+    totalCents: number;
+  };
+};
+
+/**
+ * The billing resource: the overage switch, which apps are paused at their allowance this period,
+ * and the bill projected from this period's metered usage. The usage ledger keeps deleted sites'
+ * rows, so their pages still count; a deleted site no longer takes a site slot.
+ */
+export async function getBilling(db: Db, tenantId: string, now = Date.now()): Promise<Billing> {
+  const period = billingPeriod(now);
+  const overageEnabled = await getOverageEnabled(db, tenantId);
+
+  // Overage on lifts every pause from the next scheduler tick, so none is reported then. The join
+  // drops pauses left behind by a deleted site.
+  const pausedSites: PausedApp[] = overageEnabled
+    ? []
+    : await db
+        .select({
+          siteId: appPauses.site_id,
+          hostname: sites.hostname,
+          app: appPauses.app,
+          pausedAt: appPauses.paused_at,
+        })
+        .from(appPauses)
+        .innerJoin(sites, and(eq(sites.id, appPauses.site_id), eq(sites.tenant_id, appPauses.tenant_id)))
+        .where(and(eq(appPauses.tenant_id, tenantId), eq(appPauses.billing_period, period)))
+        .orderBy(asc(sites.hostname), asc(appPauses.app));
+
+  const lines = await projectedLines(db, tenantId, period);
+  const charged = lines.map((line) => ({ ...line, amountCents: overageEnabled ? line.amountCents : 0 }));
+  return {
+    overageEnabled,
+    crawlPaused: pausedSites.some((p) => p.app === 'crawl'),
+    a11yPaused: pausedSites.some((p) => p.app === 'a11y'),
+    pausedSites,
+    projected: {
+      period,
+      currency: 'USD',
+      lines: charged,
+      totalCents: charged.reduce((total, line) => total + line.amountCents, 0),
+    },
+  };
+}
+
+/** Everything metered beyond the subscription this period, priced as if overage were on. */
+async function projectedLines(db: Db, tenantId: string, period: string): Promise<BillLine[]> {
+  const c = config();
+  const included = includedSites();
+  const lines: BillLine[] = [];
+  const line = (
+    key: PriceKey,
+    item: BillLine['item'],
+    description: string,
+    site: { siteId: string; hostname: string } | null,
+    quantity: number,
+  ): BillLine => ({
+    item,
+    description,
+    siteId: site?.siteId ?? null,
+    hostname: site?.hostname ?? null,
+    quantity,
+    unit: OVERAGE_PRICES[key].unit,
+    unitPriceCents: OVERAGE_PRICES[key].unitPriceCents,
+    per: OVERAGE_PRICES[key].per,
+    amountCents: priceOf(key, quantity),
+  });
+
+  // The oldest sites are the included ones; each later one is an extra site.
+  const tenantSites = await db
+    .select({ siteId: sites.id, hostname: sites.hostname })
+    .from(sites)
+    .where(eq(sites.tenant_id, tenantId))
+    .orderBy(asc(sites.created_at), asc(sites.id));
+  for (const site of tenantSites.slice(included)) {
+    lines.push(
+      line('extraSite', 'extra-site', `${site.hostname}: site beyond the ${included} included`, site, 1),
+    );
+  }
+
+  const usage = await db
+    .select({
+      siteId: usageLedger.site_id,
+      hostname: sql<string>`max(${usageLedger.hostname})`,
+      pagesCrawled: sum(usageLedger.pages_crawled),
+      pagesRendered: sum(usageLedger.pages_rendered),
+    })
+    .from(usageLedger)
+    .where(and(eq(usageLedger.tenant_id, tenantId), eq(usageLedger.billing_period, period)))
+    .groupBy(usageLedger.site_id)
+    .orderBy(sql`max(${usageLedger.hostname})`);
+  for (const row of usage) {
+    const site = { siteId: row.siteId, hostname: row.hostname };
+    const crawled = Number(row.pagesCrawled ?? 0) - c.ALLOWANCE_PAGES_CRAWLED;
+    if (crawled > 0) {
+      lines.push(
+        line(
+          'pagesCrawled',
+          'pages-crawled',
+          `${site.hostname}: ${crawled} pages crawled beyond the ${c.ALLOWANCE_PAGES_CRAWLED} allowance`,
+          site,
+          crawled,
+        ),
+      );
+    }
+    const rendered = Number(row.pagesRendered ?? 0) - c.ALLOWANCE_PAGES_RENDERED;
+    if (rendered > 0) {
+      lines.push(
+        line(
+          'pagesRendered',
+          'pages-rendered',
+          `${site.hostname}: ${rendered} pages rendered beyond the ${c.ALLOWANCE_PAGES_RENDERED} allowance`,
+          site,
+          rendered,
+        ),
+      );
+    }
+  }
+
+  // Monitors are pooled: the allowance per site times the sites the organization has.
+  const [monitors] = await db
+    .select({ n: count() })
+    .from(uptimeMonitors)
+    .where(eq(uptimeMonitors.tenant_id, tenantId));
+  const pool = c.ALLOWANCE_MONITORS * tenantSites.length;
+  const extraMonitors = (monitors?.n ?? 0) - pool;
+  if (extraMonitors > 0) {
+    lines.push(
+      line(
+        'extraMonitor',
+        'extra-monitors',
+        `${extraMonitors} uptime monitors beyond the pooled allowance of ${pool}`,
+        null,
+        extraMonitors,
+      ),
+    );
+  }
+  return lines;
+}
+
+export { getOverageEnabled, includedSites, setOverage } from './settings';

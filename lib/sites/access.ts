@@ -1,0 +1,46 @@
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { siteNotFound } from '@/lib/api/errors';
+import { isUuid } from '@/lib/api/schemas/common';
+import { canSeeSite, type Principal, visibleSiteIds } from '@/lib/auth/principal';
+import type { Db } from '@/lib/db/client';
+import { type Site, sites } from '@/lib/db/schema';
+
+/**
+ * The site if the caller may see it. Another tenant's site, a site outside a scoped key or outside a
+ * member's allowlist, an unknown id and a malformed id all answer the same 404 'site not found', so
+ * nothing about other tenants' sites can be learned from the difference.
+ */
+export async function getVisibleSite(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Site> {
+  if (!isUuid(siteId)) throw siteNotFound();
+  const id = siteId.toLowerCase();
+  if (!canSeeSite(principal, id)) throw siteNotFound();
+  const query = db
+    .select()
+    .from(sites)
+    .where(and(eq(sites.tenant_id, principal.tenantId), eq(sites.id, id)))
+    .limit(1);
+  // Inside a transaction, `forUpdate` holds the row until commit (read-modify-write of settings).
+  const [site] = await (options.forUpdate ? query.for('update') : query);
+  if (!site) throw siteNotFound();
+  return site;
+}
+
+/**
+ * For listings: a condition limiting `siteIdColumn` to the caller's visible sites, or undefined when
+ * every site of the tenant is visible. Combine it with the tenant filter, never instead of it.
+ */
+export function visibleSitesCondition(
+  principal: Principal,
+  siteIdColumn: AnyPgColumn = sites.id,
+): SQL | undefined {
+  const ids = visibleSiteIds(principal);
+  if (ids === null) return undefined;
+  // An empty allowlist (a member without grants) sees nothing.
+  return ids.length === 0 ? sql`false` : inArray(siteIdColumn, ids);
+}

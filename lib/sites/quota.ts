@@ -1,0 +1,36 @@
+import { count, eq, sql } from 'drizzle-orm';
+import { forbidden } from '@/lib/api/errors';
+import { getOverageEnabled, includedSites } from '@/lib/billing/settings';
+import type { Db } from '@/lib/db/client';
+import { sites } from '@/lib/db/schema';
+
+/** The spec's site list quota object. */
+export type SiteQuota = { count: number; included: number; overageEnabled: boolean };
+
+export async function getSiteQuota(db: Db, tenantId: string): Promise<SiteQuota> {
+  const [row] = await db.select({ n: count() }).from(sites).where(eq(sites.tenant_id, tenantId));
+  return {
+    count: row?.n ?? 0,
+    included: includedSites(),
+    overageEnabled: await getOverageEnabled(db, tenantId),
+  };
+}
+
+// Advisory lock namespace for "site slots of one tenant" (two-int form, so it cannot collide with
+// single-bigint locks such as the test template's).
+const SITE_SLOT_LOCK = 7_419_100;
+
+/**
+ * Inside a transaction: waits for any other registration of the same tenant to commit, then refuses
+ * when the included site count is used up with overage off. Holding the lock until commit makes the
+ * cap exact under concurrent POSTs: the second one counts the first one's row.
+ */
+export async function claimSiteSlot(tx: Db, tenantId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${SITE_SLOT_LOCK}, hashtext(${tenantId}))`);
+  const quota = await getSiteQuota(tx, tenantId);
+  if (quota.count >= quota.included && !quota.overageEnabled) {
+    throw forbidden(
+      `included site count used up: ${quota.count} of ${quota.included} sites registered and overage billing is off; turn overage on (PATCH /v1/billing) or delete a site`,
+    );
+  }
+}

@@ -1,0 +1,82 @@
+import type { Run, Site } from '@/lib/db/schema';
+
+/**
+ * The Site resource exactly as the spec lists it. Picked field by field so a column added for internal
+ * use never leaks into responses by accident.
+ */
+export function siteResource(s: Site) {
+  return {
+    id: s.id,
+    tenant_id: s.tenant_id,
+    hostname: s.hostname,
+    root_url: s.root_url,
+    cadence_minutes: s.cadence_minutes,
+    max_pages: s.max_pages,
+    max_concurrency: s.max_concurrency,
+    enabled: s.enabled,
+    last_run_at: s.last_run_at,
+    next_run_at: s.next_run_at,
+    created_at: s.created_at,
+    scanner_enabled: s.scanner_enabled,
+    a11y_enabled: s.a11y_enabled,
+    a11y_cadence_minutes: s.a11y_cadence_minutes,
+    a11y_next_run_at: s.a11y_next_run_at,
+    performance_enabled: s.performance_enabled,
+    uptime_enabled: s.uptime_enabled,
+    seo_enabled: s.seo_enabled,
+    fielddata_status: s.fielddata_status,
+    fielddata_checked_at: s.fielddata_checked_at,
+    exclude_paths: s.exclude_paths,
+    strip_params: s.strip_params,
+  };
+}
+export type SiteResource = ReturnType<typeof siteResource>;
+
+/**
+ * The Run resource (spec "Run"): everything but the run's internal bookkeeping (trigger, chaining,
+ * live phase and window, captured settings, heartbeat), which belongs to the live crawl state.
+ */
+export function runResource(r: Run) {
+  return {
+    id: r.id,
+    site_id: r.site_id,
+    tenant_id: r.tenant_id,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    state: r.state,
+    kind: r.kind,
+    pages_crawled: r.pages_crawled,
+    links_checked: r.links_checked,
+    broken_count: r.broken_count,
+    pages_with_broken_count: r.pages_with_broken_count,
+    internal_broken: r.internal_broken,
+    external_broken: r.external_broken,
+    a11y_score: r.a11y_score,
+    a11y_critical: r.a11y_critical,
+    a11y_serious: r.a11y_serious,
+    a11y_moderate: r.a11y_moderate,
+    a11y_minor: r.a11y_minor,
+    a11y_pages_scanned: r.a11y_pages_scanned,
+    a11y_issue_count: r.a11y_issue_count,
+    a11y_resolved: r.a11y_resolved,
+    seo_score: r.seo_score,
+    seo_critical: r.seo_critical,
+    seo_serious: r.seo_serious,
+    seo_moderate: r.seo_moderate,
+    seo_minor: r.seo_minor,
+    seo_pages_scanned: r.seo_pages_scanned,
+    seo_issue_count: r.seo_issue_count,
+    error: r.error,
+  };
+}
+export type RunResource = ReturnType<typeof runResource>;
+
+/** Stored JSON-encoded lists (`exclude_paths`, `strip_params`) back as arrays; bad JSON reads as empty. */
+export function decodeList(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}

@@ -107,7 +107,12 @@ export async function fetchFollowing(options: FollowOptions): Promise<FollowedRe
       if (!isRedirectStatus(response.status) || location === undefined) {
         return { ...response, chain };
       }
-      const next = resolveRedirect(location, url);
+      let next: URL;
+      try {
+        next = resolveRedirect(location, url);
+      } catch (err) {
+        throw withContext(err, url.href, chain);
+      }
       if (seen.has(next.href)) {
         const path = [...chain.map((hop) => hop.url), next.href].join(' -> ');
         throw withContext(new NetError('redirect-loop', `redirect loop: ${path}`), next.href, chain);
@@ -165,13 +170,16 @@ function prepare(options: HttpRequestOptions): PreparedRequest {
 function parseHttpUrl(input: string | URL): URL {
   let url: URL;
   try {
-    url = typeof input === 'string' ? new URL(input) : input;
+    // A copy: the caller's URL object is never mutated.
+    url = new URL(input);
   } catch {
     throw new NetError('invalid-url', `invalid URL: ${String(input)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new NetError('invalid-url', `not an http(s) URL: ${url.href}`);
   }
+  // Fragments are never sent; keeping them out makes `url` and the chain match what was requested.
+  url.hash = '';
   return url;
 }
 

@@ -1,0 +1,18 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { BillingView } from '@/components/billing/billing-view';
+import { PageHeader } from '@/components/ui/surface';
+import { isAdminRole, requireDashboard } from '@/lib/dashboard/session';
+
+export const metadata: Metadata = { title: 'Billing' };
+
+export default async function BillingPage() {
+  const { role } = await requireDashboard();
+  if (!isAdminRole(role)) notFound();
+  return (
+    <>
+      <PageHeader title="Billing" description="Overage settings and this month's projected charges." />
+      <BillingView />
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { redirect } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { Logo } from '@/components/brand';
+import { type NavItem, NavLinks } from '@/components/shell/nav-links';
+import { OrgSwitcher } from '@/components/shell/org-switcher';
+import { SignOutButton } from '@/components/shell/sign-out-button';
+import { dashboardContext, isAdminRole, isCompleteContext } from '@/lib/dashboard/session';
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const context = await dashboardContext();
+  if (!isCompleteContext(context)) redirect('/choose-organization');
+  const admin = isAdminRole(context.role);
+  const nav: NavItem[] = [
+    { href: '/sites', label: 'Sites' },
+    ...(admin
+      ? [
+          { href: '/members', label: 'Members' },
+          { href: '/keys', label: 'API keys' },
+          { href: '/billing', label: 'Billing' },
+        ]
+      : []),
+  ];
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-zinc-200 bg-white">
+        <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4 sm:px-6">
+          <Logo href="/sites" />
+          <span aria-hidden="true" className="text-zinc-300">
+            /
+          </span>
+          <OrgSwitcher organizations={context.organizations} activeId={context.activeOrganization.id} />
+          <div className="ml-auto flex items-center gap-3">
+            <span className="hidden text-sm text-zinc-600 sm:inline">
+              {context.user.email}
+              <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 capitalize">
+                {context.role}
+              </span>
+            </span>
+            <SignOutButton />
+          </div>
+        </div>
+      </header>
+      <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 md:flex-row md:gap-10 md:py-10">
+        <nav aria-label="Dashboard" className="md:w-44 md:shrink-0">
+          <NavLinks items={nav} />
+        </nav>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 outline-none">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

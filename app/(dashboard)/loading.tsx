@@ -1,0 +1,5 @@
+import { PageSkeleton } from '@/components/ui/surface';
+
+export default function DashboardLoading() {
+  return <PageSkeleton />;
+}

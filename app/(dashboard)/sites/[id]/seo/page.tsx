@@ -1,0 +1,25 @@
+import type { Metadata } from 'next';
+import { SeoReport } from '@/components/sites/seo-report';
+import { siteForPage } from '@/lib/dashboard/site';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  return { title: `SEO · ${(await siteForPage((await params).id)).hostname}` };
+}
+
+export default async function SiteSeoPage({ params }: { params: Promise<{ id: string }> }) {
+  const site = await siteForPage((await params).id);
+  return (
+    <section aria-labelledby="seo-title">
+      <h2 id="seo-title" className="mb-4 text-lg font-semibold text-zinc-900">
+        SEO
+      </h2>
+      {site.seo_enabled ? (
+        <SeoReport siteId={site.id} />
+      ) : (
+        <p className="text-sm text-zinc-600">
+          The SEO app is off for this site. Turn it on in the site settings.
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { SiteSettingsForm } from '@/components/sites/site-settings-form';
+import { isPrivileged } from '@/lib/auth/principal';
+import { requireDashboard } from '@/lib/dashboard/session';
+import { siteForPage } from '@/lib/dashboard/site';
+import { siteResource } from '@/lib/sites/resource';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  return { title: `Settings · ${(await siteForPage((await params).id)).hostname}` };
+}
+
+export default async function SiteSettingsPage({ params }: { params: Promise<{ id: string }> }) {
+  const { principal } = await requireDashboard();
+  // Members without management rights have no settings page, not a form that fails on save.
+  if (!isPrivileged(principal)) notFound();
+  const site = await siteForPage((await params).id);
+  return <SiteSettingsForm site={siteResource(site)} />;
+}

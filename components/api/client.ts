@@ -1,0 +1,86 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+/** A failed /v1 or /api/auth call, carrying the server's `{error}` (or better-auth's `message`). */
+export class ApiClientError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiClientError';
+  }
+}
+
+async function messageOf(res: Response): Promise<string> {
+  try {
+    const body = (await res.json()) as { error?: unknown; message?: unknown };
+    if (typeof body.error === 'string') return body.error;
+    if (typeof body.message === 'string') return body.message;
+  } catch {}
+  return `request failed with status ${res.status}`;
+}
+
+/**
+ * Same-origin JSON request with the session cookie. Resolves to the parsed body; rejects with
+ * ApiClientError carrying the server's message so forms can show it as is.
+ */
+export async function requestJson<T>(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: init.body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiClientError(0, 'Could not reach the server. Check your connection and try again.');
+  }
+  if (!res.ok) throw new ApiClientError(res.status, await messageOf(res));
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+export type Resource<T> = {
+  data: T | undefined;
+  error: ApiClientError | undefined;
+  loading: boolean;
+  reload: () => Promise<void>;
+};
+
+/** Loads a GET endpoint into state; `reload` refetches (after a mutation, or on a poll). */
+export function useResource<T>(path: string | null): Resource<T> {
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<ApiClientError>();
+  const [loading, setLoading] = useState(path !== null);
+  const latest = useRef(path);
+  latest.current = path;
+
+  const reload = useCallback(async () => {
+    if (path === null) return;
+    setLoading(true);
+    try {
+      const body = await requestJson<T>(path);
+      if (latest.current !== path) return;
+      setData(body);
+      setError(undefined);
+    } catch (e) {
+      if (latest.current !== path) return;
+      setError(e instanceof ApiClientError ? e : new ApiClientError(0, String(e)));
+    } finally {
+      if (latest.current === path) setLoading(false);
+    }
+  }, [path]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  return { data, error, loading, reload };
+}

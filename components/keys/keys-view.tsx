@@ -1,0 +1,344 @@
+'use client';
+
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { ApiClientError, requestJson, useResource } from '@/components/api/client';
+import { splitFieldError } from '@/components/api/field-errors';
+import type { Quota, Site } from '@/components/api/types';
+import { Button } from '@/components/ui/button';
+import { CheckboxField, SelectField, TextField } from '@/components/ui/field';
+import { formatDateTime } from '@/components/ui/format';
+import { Alert, Badge, EmptyState, Section, Skeleton } from '@/components/ui/surface';
+import { Table, Td, Th } from '@/components/ui/table';
+import type { ApiKeyView } from '@/lib/api/schemas/keys';
+
+type Revealed = { key: ApiKeyView; secret: string; action: 'created' | 'rerolled' };
+
+export function KeysView() {
+  const keys = useResource<{ keys: ApiKeyView[] }>('/v1/keys');
+  const sites = useResource<{ sites: Site[]; quota: Quota }>('/v1/sites');
+  const [revealed, setRevealed] = useState<Revealed | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+
+  const siteName = (id: string) => sites.data?.sites.find((s) => s.id === id)?.hostname ?? 'deleted site';
+
+  async function reroll(key: ApiKeyView) {
+    try {
+      const result = await requestJson<{ key: ApiKeyView; secret: string }>(`/v1/keys/${key.id}/reroll`, {
+        method: 'POST',
+      });
+      setRevealed({ ...result, action: 'rerolled' });
+      await keys.reload();
+    } catch (e) {
+      setAnnouncement(e instanceof ApiClientError ? `Re-roll failed: ${e.message}` : 'Re-roll failed.');
+    }
+  }
+
+  async function revoke(key: ApiKeyView) {
+    try {
+      await requestJson(`/v1/keys/${key.id}/revoke`, { method: 'POST' });
+      if (revealed?.key.id === key.id) setRevealed(null);
+      setAnnouncement(`Key "${key.name}" revoked.`);
+      await keys.reload();
+    } catch (e) {
+      setAnnouncement(e instanceof ApiClientError ? `Revoke failed: ${e.message}` : 'Revoke failed.');
+    }
+  }
+
+  return (
+    <div className="space-y-8">
+      {revealed ? <SecretPanel revealed={revealed} onDismiss={() => setRevealed(null)} /> : null}
+      <p role="status" className="text-sm text-zinc-700 empty:hidden">
+        {announcement}
+      </p>
+
+      <section aria-labelledby="keys-title">
+        <h2 id="keys-title" className="mb-3 text-base font-semibold text-zinc-900">
+          Active keys
+        </h2>
+        {keys.error ? (
+          <Alert tone="danger" title="Could not load keys">
+            {keys.error.message}
+          </Alert>
+        ) : !keys.data ? (
+          <div>
+            <p role="status" className="sr-only">
+              Loading keys…
+            </p>
+            <Skeleton className="h-32 w-full" />
+          </div>
+        ) : keys.data.keys.length === 0 ? (
+          <EmptyState
+            title="No API keys"
+            description="Keys let CMS plugins and scripts call the /v1 API for this organization."
+            action={
+              <Button variant="primary" onClick={() => document.getElementById('key-name')?.focus()}>
+                Create your first key
+              </Button>
+            }
+          />
+        ) : (
+          <Table caption="API keys">
+            <thead>
+              <tr>
+                <Th>Name</Th>
+                <Th>Key</Th>
+                <Th>Sites</Th>
+                <Th>Expires</Th>
+                <Th>Last used</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.keys.map((key) => (
+                <tr key={key.id}>
+                  <Td className="font-medium text-zinc-900">{key.name}</Td>
+                  <Td className="font-mono text-xs">{key.prefix}…</Td>
+                  <Td>
+                    {key.siteIds === null ? (
+                      <Badge>All sites</Badge>
+                    ) : (
+                      <span className="text-sm">{key.siteIds.map(siteName).join(', ')}</span>
+                    )}
+                  </Td>
+                  <Td className="whitespace-nowrap">
+                    {key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'}
+                  </Td>
+                  <Td className="whitespace-nowrap">
+                    {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}
+                  </Td>
+                  <Td className="text-right whitespace-nowrap">
+                    <Button size="sm" variant="ghost" onClick={() => void reroll(key)}>
+                      Re-roll<span className="sr-only"> {key.name}</span>
+                    </Button>
+                    <ConfirmRevoke name={key.name} onConfirm={() => revoke(key)} />
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </section>
+
+      <Section
+        id="create-key"
+        title="Create a key"
+        description="The secret is shown once, right after creation. Re-rolling rotates it and keeps name, scope and expiry."
+      >
+        <CreateKeyForm
+          sites={sites.data?.sites}
+          onCreated={async (result) => {
+            setRevealed({ ...result, action: 'created' });
+            await keys.reload();
+          }}
+        />
+      </Section>
+    </div>
+  );
+}
+
+function SecretPanel({ revealed, onDismiss }: { revealed: Revealed; onDismiss: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+  return (
+    <section
+      aria-labelledby="secret-title"
+      className="rounded-lg border border-green-300 bg-green-50 px-5 py-4 text-green-950"
+    >
+      <h2 id="secret-title" ref={heading} tabIndex={-1} className="text-base font-semibold outline-none">
+        {revealed.action === 'created' ? 'Key created' : 'Key re-rolled'}: {revealed.key.name}
+      </h2>
+      <p className="mt-1 text-sm">Copy the secret now. It is shown only once; we store only a hash.</p>
+      <div className="mt-3 flex flex-wrap items-end gap-2">
+        <div className="min-w-0 flex-1">
+          <label htmlFor="revealed-secret" className="block text-xs font-medium">
+            Secret for {revealed.key.name}
+          </label>
+          <input
+            id="revealed-secret"
+            readOnly
+            value={revealed.secret}
+            onFocus={(e) => e.target.select()}
+            className="mt-1 block w-full rounded-md border border-green-400 bg-white px-3 py-2 font-mono text-sm text-zinc-900"
+          />
+        </div>
+        <Button
+          onClick={async () => {
+            await navigator.clipboard.writeText(revealed.secret);
+            setCopied(true);
+          }}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+        <Button variant="ghost" onClick={onDismiss}>
+          Done
+        </Button>
+      </div>
+      <p role="status" className="sr-only">
+        {copied ? 'Secret copied to the clipboard.' : ''}
+      </p>
+      <p className="mt-3 text-xs">
+        Send it as the <code className="font-mono">x-api-key</code> header.
+      </p>
+    </section>
+  );
+}
+
+function ConfirmRevoke({ name, onConfirm }: { name: string; onConfirm: () => Promise<void> }) {
+  const [confirming, setConfirming] = useState(false);
+  const [pending, setPending] = useState(false);
+  if (!confirming) {
+    return (
+      <Button size="sm" variant="ghost" onClick={() => setConfirming(true)}>
+        Revoke<span className="sr-only"> {name}</span>
+      </Button>
+    );
+  }
+  return (
+    <span className="inline-flex gap-2">
+      <Button
+        size="sm"
+        variant="danger"
+        autoFocus
+        pending={pending}
+        onClick={async () => {
+          setPending(true);
+          await onConfirm();
+          setPending(false);
+          setConfirming(false);
+        }}
+      >
+        Revoke now<span className="sr-only"> {name}</span>
+      </Button>
+      <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
+        Keep
+      </Button>
+    </span>
+  );
+}
+
+const EXPIRY_CHOICES = [
+  { days: '', label: 'Never' },
+  { days: '30', label: '30 days' },
+  { days: '90', label: '90 days' },
+  { days: '365', label: '1 year' },
+];
+
+function CreateKeyForm({
+  sites,
+  onCreated,
+}: {
+  sites: Site[] | undefined;
+  onCreated: (result: { key: ApiKeyView; secret: string }) => Promise<void>;
+}) {
+  const [name, setName] = useState('');
+  const [expires, setExpires] = useState('');
+  const [scoped, setScoped] = useState(false);
+  const [siteIds, setSiteIds] = useState<Set<string>>(new Set());
+  const [errors, setErrors] = useState<{ name?: string; siteIds?: string; form?: string }>({});
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    setPending(true);
+    try {
+      const result = await requestJson<{ key: ApiKeyView; secret: string }>('/v1/keys', {
+        body: {
+          name: name.trim(),
+          siteIds: scoped ? [...siteIds] : null,
+          expiresInDays: expires === '' ? null : Number(expires),
+        },
+      });
+      setName('');
+      setScoped(false);
+      setSiteIds(new Set());
+      await onCreated(result);
+    } catch (e) {
+      const message = e instanceof ApiClientError ? e.message : 'Could not create the key.';
+      const { field, text } = splitFieldError(message, ['name', 'siteIds', 'expiresInDays']);
+      setErrors(field === 'name' || field === 'siteIds' ? { [field]: text } : { form: message });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-5">
+      <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+        <TextField
+          id="key-name"
+          label="Name"
+          name="keyName"
+          required
+          maxLength={100}
+          placeholder="WordPress plugin"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={errors.name}
+        />
+        <SelectField
+          label="Expires"
+          name="expiresInDays"
+          value={expires}
+          onChange={(e) => setExpires(e.target.value)}
+        >
+          {EXPIRY_CHOICES.map((c) => (
+            <option key={c.days} value={c.days}>
+              {c.label}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <CheckboxField
+        label="Limit to specific sites"
+        hint="A scoped key sees only these sites and cannot register new ones."
+        checked={scoped}
+        onChange={(e) => setScoped(e.target.checked)}
+      />
+      {scoped ? (
+        <fieldset aria-describedby={errors.siteIds ? 'key-sites-error' : undefined}>
+          <legend className="text-sm font-medium text-zinc-800">Sites this key can access</legend>
+          {!sites ? (
+            <Skeleton className="mt-2 h-10 w-full" />
+          ) : sites.length === 0 ? (
+            <p className="mt-2 text-sm text-zinc-600">Register a site first.</p>
+          ) : (
+            <div className="mt-2 grid gap-2 sm:grid-cols-2">
+              {sites.map((site) => (
+                <CheckboxField
+                  key={site.id}
+                  label={site.hostname}
+                  checked={siteIds.has(site.id)}
+                  onChange={(e) => {
+                    const next = new Set(siteIds);
+                    if (e.target.checked) next.add(site.id);
+                    else next.delete(site.id);
+                    setSiteIds(next);
+                  }}
+                />
+              ))}
+            </div>
+          )}
+          {errors.siteIds ? (
+            <p id="key-sites-error" className="mt-2 text-xs font-medium text-red-700">
+              Sites {errors.siteIds}
+            </p>
+          ) : null}
+        </fieldset>
+      ) : null}
+      {errors.form ? (
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {errors.form}
+        </p>
+      ) : null}
+      <Button type="submit" variant="primary" pending={pending}>
+        Create key
+      </Button>
+    </form>
+  );
+}

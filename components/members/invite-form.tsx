@@ -1,0 +1,77 @@
+'use client';
+
+import { type FormEvent, useState } from 'react';
+import { ApiClientError } from '@/components/api/client';
+import { authClient, unwrap } from '@/components/auth/auth-client';
+import { Button } from '@/components/ui/button';
+import { SelectField, TextField } from '@/components/ui/field';
+
+/** Invites by email; the invitee gets a link to /invite/{id}. Owners may invite owners. */
+export function InviteForm({
+  canInviteOwner,
+  onInvited,
+}: {
+  canInviteOwner: boolean;
+  onInvited: () => void;
+}) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<'member' | 'admin' | 'owner'>('member');
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setStatus('');
+    setPending(true);
+    try {
+      await unwrap(authClient.organization.inviteMember({ email: email.trim(), role }));
+      setStatus(`Invitation sent to ${email.trim()}.`);
+      setEmail('');
+      onInvited();
+    } catch (e) {
+      setError(e instanceof ApiClientError ? e.message : 'Could not send the invitation.');
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-3">
+      <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+        <TextField
+          label="Email address"
+          name="inviteEmail"
+          type="email"
+          autoComplete="off"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={error}
+        />
+        <SelectField
+          label="Role"
+          name="inviteRole"
+          value={role}
+          onChange={(e) => setRole(e.target.value as typeof role)}
+        >
+          <option value="member">Member</option>
+          <option value="admin">Admin</option>
+          {canInviteOwner ? <option value="owner">Owner</option> : null}
+        </SelectField>
+      </div>
+      <p className="text-xs text-zinc-600">
+        Members see only the sites you grant them. Admins and owners manage everything.
+      </p>
+      <div className="flex items-center gap-4">
+        <Button type="submit" variant="primary" pending={pending}>
+          Send invitation
+        </Button>
+        <p role="status" className="text-sm text-green-800">
+          {status}
+        </p>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,122 @@
+'use client';
+
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import { ApiClientError, requestJson, useResource } from '@/components/api/client';
+import { splitFieldError } from '@/components/api/field-errors';
+import { Button } from '@/components/ui/button';
+import { TextAreaField, TextField } from '@/components/ui/field';
+import { formatDateTime } from '@/components/ui/format';
+import { Alert, Badge, Skeleton } from '@/components/ui/surface';
+import type { LimitRequestView, OrgQuota } from '@/lib/api/schemas/limits';
+
+export function LimitRequestPanel() {
+  const quota = useResource<OrgQuota>('/v1/me/org-quota');
+  if (quota.error) {
+    return (
+      <Alert tone="danger" title="Could not load your organization quota">
+        {quota.error.message}
+      </Alert>
+    );
+  }
+  if (!quota.data) {
+    return (
+      <div>
+        <p role="status" className="sr-only">
+          Loading quota…
+        </p>
+        <Skeleton className="h-40 w-full" />
+      </div>
+    );
+  }
+  const q = quota.data;
+  const pending = q.latestRequest?.status === 'pending';
+  return (
+    <div className="space-y-6">
+      <dl className="grid grid-cols-2 gap-4 sm:max-w-md">
+        <div>
+          <dt className="text-xs font-medium text-zinc-600 uppercase">Organizations</dt>
+          <dd className="mt-1 text-2xl font-semibold tabular-nums">
+            {q.used} <span className="text-base font-normal text-zinc-600">of {q.limit}</span>
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs font-medium text-zinc-600 uppercase">Can create more</dt>
+          <dd className="mt-2">
+            <Badge tone={q.canCreate ? 'success' : 'warning'}>{q.canCreate ? 'Yes' : 'Limit reached'}</Badge>
+          </dd>
+        </div>
+      </dl>
+      {q.latestRequest ? <LatestRequest request={q.latestRequest} /> : null}
+      {pending ? null : <LimitRequestForm currentLimit={q.limit} onSent={() => void quota.reload()} />}
+    </div>
+  );
+}
+
+function LatestRequest({ request }: { request: LimitRequestView }) {
+  const tone = request.status === 'approved' ? 'success' : request.status === 'denied' ? 'danger' : 'info';
+  return (
+    <Alert tone={tone === 'danger' ? 'warning' : tone} title={`Latest request: ${request.status}`}>
+      Asked for {request.requestedLimit} organizations on {formatDateTime(request.createdAt)}.
+      {request.status === 'pending' ? ' We will email you when it is decided.' : null}
+    </Alert>
+  );
+}
+
+function LimitRequestForm({ currentLimit, onSent }: { currentLimit: number; onSent: () => void }) {
+  const [requested, setRequested] = useState(String(currentLimit + 1));
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<{ requestedLimit?: string; reason?: string; form?: string }>({});
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    setPending(true);
+    try {
+      await requestJson('/v1/me/limit-requests', {
+        body: { kind: 'user_orgs', requestedLimit: Number(requested), reason: reason.trim() },
+      });
+      onSent();
+    } catch (e) {
+      const message = e instanceof ApiClientError ? e.message : 'Could not send the request.';
+      const { field, text } = splitFieldError(message, ['requestedLimit', 'reason']);
+      setErrors(field ? { [field]: text } : { form: message });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4 sm:max-w-md">
+      <TextField
+        label="Organizations you need"
+        name="requestedLimit"
+        type="number"
+        min={currentLimit + 1}
+        required
+        value={requested}
+        onChange={(e) => setRequested(e.target.value)}
+        hint={`Your current limit is ${currentLimit}.`}
+        error={errors.requestedLimit}
+      />
+      <TextAreaField
+        label="Why do you need more?"
+        name="reason"
+        rows={4}
+        required
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        error={errors.reason}
+      />
+      {errors.form ? (
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {errors.form}
+        </p>
+      ) : null}
+      <Button type="submit" variant="primary" pending={pending}>
+        Send request
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,123 @@
+'use client';
+
+import Link from 'next/link';
+import { type FormEvent, useRef, useState } from 'react';
+import { ApiClientError, requestJson } from '@/components/api/client';
+import { splitFieldError } from '@/components/api/field-errors';
+import type { Site } from '@/components/api/types';
+import { Button } from '@/components/ui/button';
+import { CheckboxField, SelectField, TextField } from '@/components/ui/field';
+import { APPS, CADENCE_CHOICES } from './apps';
+
+type AppKey = (typeof APPS)[number]['key'];
+
+const initialApps = (): Record<AppKey, boolean> =>
+  Object.fromEntries(APPS.map((a) => [a.key, a.defaultOn])) as Record<AppKey, boolean>;
+
+export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) => void }) {
+  const [rootUrl, setRootUrl] = useState('');
+  const [cadence, setCadence] = useState('10080');
+  const [apps, setApps] = useState(initialApps);
+  const [pending, setPending] = useState(false);
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<{ text: string; quota: boolean } | null>(null);
+  const [status, setStatus] = useState('');
+  const urlInput = useRef<HTMLInputElement>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setUrlError(null);
+    setFormError(null);
+    setStatus('');
+    setPending(true);
+    try {
+      const { site } = await requestJson<{ site: Site }>('/v1/sites', {
+        body: { rootUrl: rootUrl.trim(), cadenceMinutes: Number(cadence), ...apps },
+      });
+      setRootUrl('');
+      setApps(initialApps());
+      setStatus(`Registered ${site.hostname}.`);
+      onRegistered(site);
+    } catch (e) {
+      const message = e instanceof ApiClientError ? e.message : 'Could not register the site.';
+      const { field, text } = splitFieldError(message, ['rootUrl', 'cadenceMinutes']);
+      if (field === 'rootUrl') {
+        setUrlError(`Root URL ${text}`);
+        urlInput.current?.focus();
+      } else {
+        setFormError({ text: message, quota: e instanceof ApiClientError && e.status === 403 });
+      }
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} aria-labelledby="register-site-title" className="space-y-5">
+      <TextField
+        ref={urlInput}
+        label="Root URL"
+        name="rootUrl"
+        type="url"
+        inputMode="url"
+        placeholder="https://www.example.com"
+        required
+        value={rootUrl}
+        onChange={(e) => setRootUrl(e.target.value)}
+        hint="We crawl pages on this hostname and check every link they contain."
+        error={urlError}
+      />
+      <SelectField
+        label="Crawl cadence"
+        name="cadenceMinutes"
+        value={cadence}
+        onChange={(e) => setCadence(e.target.value)}
+      >
+        {CADENCE_CHOICES.map((c) => (
+          <option key={c.minutes} value={c.minutes}>
+            {c.label}
+          </option>
+        ))}
+      </SelectField>
+      <fieldset>
+        <legend className="text-sm font-medium text-zinc-800">Apps</legend>
+        <div className="mt-2 grid gap-3 sm:grid-cols-2">
+          {APPS.map((app) => (
+            <CheckboxField
+              key={app.key}
+              label={app.label}
+              hint={app.description}
+              name={app.key}
+              checked={apps[app.key]}
+              onChange={(e) => setApps((prev) => ({ ...prev, [app.key]: e.target.checked }))}
+            />
+          ))}
+        </div>
+      </fieldset>
+      <div className="space-y-2">
+        {formError ? (
+          <p
+            role="alert"
+            className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900"
+          >
+            {formError.text}
+            {formError.quota ? (
+              <>
+                {' '}
+                <Link href="/billing" className="font-medium underline">
+                  Review billing
+                </Link>
+              </>
+            ) : null}
+          </p>
+        ) : null}
+        <p role="status" className="text-sm text-green-800 empty:hidden">
+          {status}
+        </p>
+      </div>
+      <Button type="submit" variant="primary" pending={pending}>
+        Register site
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,47 @@
+import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
+import { Badge, EmptyState } from '@/components/ui/surface';
+import { Table, Td, Th } from '@/components/ui/table';
+import type { RunResource } from '@/lib/sites/resource';
+
+const stateTone = { running: 'info', completed: 'success', failed: 'danger' } as const;
+
+export function RunHistory({ runs }: { runs: RunResource[] }) {
+  if (runs.length === 0) {
+    return <EmptyState title="No runs yet" description="Runs appear here as crawls and scans finish." />;
+  }
+  return (
+    <Table caption="Run history, newest first">
+      <thead>
+        <tr>
+          <Th>Started</Th>
+          <Th>Kind</Th>
+          <Th>State</Th>
+          <Th>Duration</Th>
+          <Th className="text-right">Pages</Th>
+          <Th className="text-right">Links</Th>
+          <Th className="text-right">Broken</Th>
+          <Th className="text-right">SEO</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) => (
+          <tr key={run.id}>
+            <Td className="whitespace-nowrap">{formatDateTime(run.started_at)}</Td>
+            <Td>{run.kind === 'crawl' ? 'Crawl' : 'Accessibility'}</Td>
+            <Td>
+              <Badge tone={stateTone[run.state]}>{run.state}</Badge>
+              {run.error ? <div className="mt-1 max-w-xs text-xs text-red-700">{run.error}</div> : null}
+            </Td>
+            <Td className="whitespace-nowrap">
+              {run.finished_at ? formatDuration(run.finished_at - run.started_at) : 'In progress'}
+            </Td>
+            <Td className="text-right tabular-nums">{formatNumber(run.pages_crawled)}</Td>
+            <Td className="text-right tabular-nums">{formatNumber(run.links_checked)}</Td>
+            <Td className="text-right tabular-nums">{formatNumber(run.broken_count)}</Td>
+            <Td className="text-right tabular-nums">{run.seo_score ?? '—'}</Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}

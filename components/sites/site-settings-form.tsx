@@ -1,0 +1,240 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { type FormEvent, useState } from 'react';
+import { ApiClientError, requestJson } from '@/components/api/client';
+import { splitFieldError } from '@/components/api/field-errors';
+import type { Site } from '@/components/api/types';
+import { Button } from '@/components/ui/button';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '@/components/ui/field';
+import { formatCadence, parseStringArray } from '@/components/ui/format';
+import { Section } from '@/components/ui/surface';
+import { APPS, CADENCE_CHOICES } from './apps';
+
+type AppKey = (typeof APPS)[number]['key'];
+const FIELDS = ['rootUrl', 'cadenceMinutes', 'a11yCadenceMinutes', 'excludePaths', 'stripParams'] as const;
+type FieldErrors = Partial<Record<(typeof FIELDS)[number] | 'form', string>>;
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/** Cadence options, keeping a stored value that is not one of the presets selectable. */
+function cadenceOptions(current: number | null) {
+  const choices: Array<{ minutes: number; label: string }> = [...CADENCE_CHOICES];
+  if (current !== null && !choices.some((c) => c.minutes === current)) {
+    choices.push({ minutes: current, label: `${formatCadence(current)} (current)` });
+  }
+  return choices;
+}
+
+export function SiteSettingsForm({ site: initial }: { site: Site }) {
+  const router = useRouter();
+  const [site, setSite] = useState(initial);
+  const [rootUrl, setRootUrl] = useState(initial.root_url);
+  const [cadence, setCadence] = useState(String(initial.cadence_minutes));
+  const [a11yCadence, setA11yCadence] = useState(initial.a11y_cadence_minutes?.toString() ?? '');
+  const [apps, setApps] = useState(
+    () => Object.fromEntries(APPS.map((a) => [a.key, initial[a.flag] === 1])) as Record<AppKey, boolean>,
+  );
+  const [excludePaths, setExcludePaths] = useState(parseStringArray(initial.exclude_paths).join('\n'));
+  const [stripParams, setStripParams] = useState(parseStringArray(initial.strip_params).join('\n'));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [status, setStatus] = useState('');
+  const [pending, setPending] = useState(false);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    setStatus('');
+    setPending(true);
+    try {
+      const { site: saved } = await requestJson<{ site: Site }>(`/v1/sites/${site.id}`, {
+        method: 'PATCH',
+        body: {
+          rootUrl: rootUrl.trim(),
+          cadenceMinutes: Number(cadence),
+          a11yCadenceMinutes: a11yCadence === '' ? null : Number(a11yCadence),
+          ...apps,
+          excludePaths: lines(excludePaths),
+          stripParams: lines(stripParams),
+        },
+      });
+      setSite(saved);
+      setA11yCadence(saved.a11y_cadence_minutes?.toString() ?? '');
+      setStatus('Settings saved.');
+      router.refresh();
+    } catch (e) {
+      const message = e instanceof ApiClientError ? e.message : 'Could not save the settings.';
+      const { field, text } = splitFieldError(message, FIELDS);
+      setErrors(field ? { [field]: text } : { form: message });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="space-y-8">
+      <form onSubmit={save} className="space-y-8" aria-label="Site settings">
+        <Section title="General" headingLevel={2}>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <TextField
+              label="Root URL"
+              name="rootUrl"
+              type="url"
+              required
+              value={rootUrl}
+              onChange={(e) => setRootUrl(e.target.value)}
+              hint="Changing the hostname changes which pages are crawled."
+              error={errors.rootUrl}
+              className="sm:col-span-2"
+            />
+            <SelectField
+              label="Crawl cadence"
+              name="cadenceMinutes"
+              value={cadence}
+              onChange={(e) => setCadence(e.target.value)}
+              error={errors.cadenceMinutes}
+            >
+              {cadenceOptions(site.cadence_minutes).map((c) => (
+                <option key={c.minutes} value={c.minutes}>
+                  {c.label}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="Accessibility scan cadence"
+              name="a11yCadenceMinutes"
+              value={a11yCadence}
+              onChange={(e) => setA11yCadence(e.target.value)}
+              hint="Used while the Accessibility app is on."
+              error={errors.a11yCadenceMinutes}
+            >
+              <option value="">Same as crawl</option>
+              {cadenceOptions(site.a11y_cadence_minutes).map((c) => (
+                <option key={c.minutes} value={c.minutes}>
+                  {c.label}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+        </Section>
+
+        <Section title="Apps" description="Switch monitoring features on or off for this site.">
+          <fieldset>
+            <legend className="sr-only">Apps enabled for {site.hostname}</legend>
+            <div className="grid gap-4 sm:grid-cols-2">
+              {APPS.map((app) => (
+                <CheckboxField
+                  key={app.key}
+                  label={app.label}
+                  hint={app.description}
+                  name={app.key}
+                  checked={apps[app.key]}
+                  onChange={(e) => setApps((prev) => ({ ...prev, [app.key]: e.target.checked }))}
+                />
+              ))}
+            </div>
+          </fieldset>
+        </Section>
+
+        <Section
+          title="Crawl scope"
+          description="Limit what the crawler visits. One entry per line, up to 200 each."
+        >
+          <div className="grid gap-5 sm:grid-cols-2">
+            <TextAreaField
+              label="Exclude paths"
+              name="excludePaths"
+              rows={6}
+              value={excludePaths}
+              onChange={(e) => setExcludePaths(e.target.value)}
+              placeholder={'/admin/**\n/search*'}
+              hint="Glob patterns for internal paths that are never crawled."
+              error={errors.excludePaths}
+            />
+            <TextAreaField
+              label="Strip query parameters"
+              name="stripParams"
+              rows={6}
+              value={stripParams}
+              onChange={(e) => setStripParams(e.target.value)}
+              placeholder={'utm_source\nsessionid'}
+              hint="Parameter names removed from URLs before crawling, so variants count once."
+              error={errors.stripParams}
+            />
+          </div>
+        </Section>
+
+        <div className="flex items-center gap-4">
+          <Button type="submit" variant="primary" pending={pending}>
+            Save settings
+          </Button>
+          <p role="status" className="text-sm text-green-800">
+            {status}
+          </p>
+        </div>
+        {errors.form ? (
+          <p
+            role="alert"
+            className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900"
+          >
+            {errors.form}
+          </p>
+        ) : null}
+      </form>
+
+      <DeleteSite site={site} />
+    </div>
+  );
+}
+
+function DeleteSite({ site }: { site: Site }) {
+  const router = useRouter();
+  const [confirm, setConfirm] = useState('');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function remove(event: FormEvent) {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    try {
+      await requestJson(`/v1/sites/${site.id}`, { method: 'DELETE' });
+      router.push('/sites');
+      router.refresh();
+    } catch (e) {
+      setError(e instanceof ApiClientError ? e.message : 'Could not delete the site.');
+      setPending(false);
+    }
+  }
+
+  return (
+    <Section
+      title="Delete site"
+      description="Removes the site, its runs and reports. Its slot is freed at once; usage already recorded stays on the bill."
+      className="border-red-200"
+    >
+      <form onSubmit={remove} className="flex flex-wrap items-end gap-3">
+        <TextField
+          label={
+            <>
+              Type <span className="font-mono">{site.hostname}</span> to confirm
+            </>
+          }
+          name="confirmHostname"
+          autoComplete="off"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          error={error}
+          className="w-full sm:w-80"
+        />
+        <Button type="submit" variant="danger" pending={pending} disabled={confirm.trim() !== site.hostname}>
+          Delete site
+        </Button>
+      </form>
+    </Section>
+  );
+}

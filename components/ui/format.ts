@@ -1,0 +1,46 @@
+const dateTime = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/** Epoch ms as a fixed UTC timestamp, identical on server and client (no hydration drift). */
+export function formatDateTime(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  return `${dateTime.format(new Date(ms))} UTC`;
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  const h = Math.floor(m / 60);
+  return `${h}h ${m % 60}m`;
+}
+
+export function formatCadence(minutes: number | null | undefined): string {
+  if (!minutes) return '—';
+  if (minutes % 10080 === 0) {
+    const w = minutes / 10080;
+    return w === 1 ? 'Weekly' : `Every ${w} weeks`;
+  }
+  if (minutes % 1440 === 0) {
+    const d = minutes / 1440;
+    return d === 1 ? 'Daily' : d === 30 ? 'Monthly' : `Every ${d} days`;
+  }
+  return `Every ${minutes} minutes`;
+}
+
+export const formatNumber = (n: number) => new Intl.NumberFormat('en').format(n);
+
+/** Parses a JSON-encoded string array (exclude_paths, strip_params); anything else reads as empty. */
+export function parseStringArray(json: string | null | undefined): string[] {
+  if (!json) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}

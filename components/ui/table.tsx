@@ -1,0 +1,45 @@
+import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
+import { cx } from './cx';
+
+/** A data table with a caption (visually hidden unless `showCaption`), scrolling horizontally when narrow. */
+export function Table({
+  caption,
+  showCaption,
+  children,
+}: {
+  caption: ReactNode;
+  showCaption?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs">
+      <table className="w-full border-collapse text-left text-sm">
+        <caption
+          className={showCaption ? 'px-4 py-3 text-left text-sm font-semibold text-zinc-900' : 'sr-only'}
+        >
+          {caption}
+        </caption>
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export function Th({ className, ...rest }: ThHTMLAttributes<HTMLTableCellElement>) {
+  return (
+    <th
+      scope="col"
+      className={cx(
+        'border-b border-zinc-200 bg-zinc-50 px-4 py-2.5 text-xs font-semibold tracking-wide text-zinc-700 uppercase',
+        className,
+      )}
+      {...rest}
+    />
+  );
+}
+
+export function Td({ className, ...rest }: TdHTMLAttributes<HTMLTableCellElement>) {
+  return (
+    <td className={cx('border-b border-zinc-100 px-4 py-3 align-top text-zinc-800', className)} {...rest} />
+  );
+}

@@ -4,49 +4,22 @@ import * as rerollRoute from '@/app/api/v1/keys/[id]/reroll/route';
 import * as revokeRoute from '@/app/api/v1/keys/[id]/revoke/route';
 import * as keysRoute from '@/app/api/v1/keys/route';
 import type { Db } from '@/lib/db/client';
-import { apiKeys, members, sites } from '@/lib/db/schema';
+import { apiKeys, sites } from '@/lib/db/schema';
 import { hashKeySecret } from '@/lib/keys/secret';
-import { authPost, signIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
+import { addMember, call as callWithHeaders, signInOwner } from '../support/http';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type Call = {
-  method?: string;
-  path: string;
-  token?: string;
-  key?: string;
-  body?: unknown;
-  params?: Record<string, string>;
-};
-
-async function call(handler: Handler, c: Call): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = {};
-  if (c.token) headers.authorization = `Bearer ${c.token}`;
-  if (c.key) headers['x-api-key'] = c.key;
-  if (c.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await handler(
-    new Request(`http://localhost:3000${c.path}`, {
-      method: c.method ?? 'GET',
-      headers,
-      body: c.body === undefined ? undefined : JSON.stringify(c.body),
-    }),
-    { params: Promise.resolve(c.params ?? {}) },
-  );
-  return { status: res.status, body: await res.json() };
-}
+/** Status and JSON body only, so whole answers compare exactly with toEqual. */
+const call = (...args: Parameters<typeof callWithHeaders>) =>
+  callWithHeaders(...args).then(({ status, body }) => ({ status, body }));
 
 let db: Db;
 let teardown: () => Promise<void>;
-let owner: { token: string; userId: string; orgId: string };
-let stranger: { token: string; userId: string; orgId: string };
+let owner: { token: string; userId: string; tenantId: string };
+let stranger: { token: string; userId: string; tenantId: string };
 let siteA1: string;
 let siteA2: string;
 let siteB: string;
-
-async function orgOf(userId: string): Promise<string> {
-  const [m] = await db.select().from(members).where(eq(members.userId, userId));
-  return m!.organizationId;
-}
 
 async function insertSite(tenantId: string, host: string): Promise<string> {
   const [row] = await db
@@ -71,24 +44,22 @@ async function insertSite(tenantId: string, host: string): Promise<string> {
 }
 
 const createKey = (body: unknown, token = owner.token) =>
-  call(keysRoute.POST, { method: 'POST', path: '/v1/keys', token, body });
-const reroll = (id: string, auth: { token?: string; key?: string } = { token: owner.token }) =>
-  call(rerollRoute.POST, { method: 'POST', path: `/v1/keys/${id}/reroll`, params: { id }, ...auth });
-const revoke = (id: string, auth: { token?: string; key?: string } = { token: owner.token }) =>
-  call(revokeRoute.POST, { method: 'POST', path: `/v1/keys/${id}/revoke`, params: { id }, ...auth });
+  call(keysRoute.POST, { method: 'POST', path: '/api/v1/keys', token, body });
+const reroll = (id: string, auth: { token?: string; apiKey?: string } = { token: owner.token }) =>
+  call(rerollRoute.POST, { method: 'POST', path: `/api/v1/keys/${id}/reroll`, params: { id }, ...auth });
+const revoke = (id: string, auth: { token?: string; apiKey?: string } = { token: owner.token }) =>
+  call(revokeRoute.POST, { method: 'POST', path: `/api/v1/keys/${id}/revoke`, params: { id }, ...auth });
 /** A key authenticates when a session-only route answers 403 (who you are is known) rather than 401. */
 const keyStatus = async (secret: string) =>
-  (await call(keysRoute.GET, { path: '/v1/keys', key: secret })).status;
+  (await call(keysRoute.GET, { path: '/api/v1/keys', apiKey: secret })).status;
 
 beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
-  const a = await signIn(db, 'owner-a@example.com');
-  owner = { ...a, orgId: await orgOf(a.userId) };
-  const b = await signIn(db, 'owner-b@example.com');
-  stranger = { ...b, orgId: await orgOf(b.userId) };
-  siteA1 = await insertSite(owner.orgId, 'a1.example');
-  siteA2 = await insertSite(owner.orgId, 'a2.example');
-  siteB = await insertSite(stranger.orgId, 'b.example');
+  owner = await signInOwner(db, 'owner-a@example.com');
+  stranger = await signInOwner(db, 'owner-b@example.com');
+  siteA1 = await insertSite(owner.tenantId, 'a1.example');
+  siteA2 = await insertSite(owner.tenantId, 'a2.example');
+  siteB = await insertSite(stranger.tenantId, 'b.example');
 });
 afterAll(() => teardown());
 
@@ -113,7 +84,7 @@ describe('POST /v1/keys', () => {
     const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
     expect(row?.secret_hash).toBe(hashKeySecret(secret));
     expect(JSON.stringify(row)).not.toContain(secret);
-    expect(row?.tenant_id).toBe(owner.orgId);
+    expect(row?.tenant_id).toBe(owner.tenantId);
     expect(row?.created_by).toBe(owner.userId);
 
     expect(await keyStatus(secret)).toBe(403);
@@ -166,7 +137,7 @@ describe('GET /v1/keys', () => {
     await revoke(gone.id);
     await createKey({ name: 'theirs' }, stranger.token);
 
-    const res = await call(keysRoute.GET, { path: '/v1/keys', token: owner.token });
+    const res = await call(keysRoute.GET, { path: '/api/v1/keys', token: owner.token });
     expect(res.status).toBe(200);
     const names = res.body.keys.map((k: { name: string }) => k.name);
     expect(names.indexOf('newer')).toBeLessThan(names.indexOf('older'));
@@ -186,15 +157,15 @@ describe('GET /v1/keys', () => {
       .set({ expires_at: Date.now() - 1 })
       .where(eq(apiKeys.id, key.id));
     expect(await keyStatus(secret)).toBe(401);
-    const res = await call(keysRoute.GET, { path: '/v1/keys', token: owner.token });
+    const res = await call(keysRoute.GET, { path: '/api/v1/keys', token: owner.token });
     expect(res.body.keys.map((k: { id: string }) => k.id)).toContain(key.id);
   });
 
   it('drops a deleted site from a key’s scope', async () => {
-    const doomed = await insertSite(owner.orgId, 'doomed.example');
+    const doomed = await insertSite(owner.tenantId, 'doomed.example');
     const { key } = (await createKey({ name: 'two sites', siteIds: [siteA2, doomed] })).body;
     await db.delete(sites).where(eq(sites.id, doomed));
-    const res = await call(keysRoute.GET, { path: '/v1/keys', token: owner.token });
+    const res = await call(keysRoute.GET, { path: '/api/v1/keys', token: owner.token });
     expect(res.body.keys.find((k: { id: string }) => k.id === key.id).siteIds).toEqual([siteA2]);
   });
 });
@@ -261,7 +232,7 @@ describe('POST /v1/keys/{id}/revoke', () => {
     const [row] = await db
       .select()
       .from(apiKeys)
-      .where(and(eq(apiKeys.id, theirs.key.id), eq(apiKeys.tenant_id, stranger.orgId)));
+      .where(and(eq(apiKeys.id, theirs.key.id), eq(apiKeys.tenant_id, stranger.tenantId)));
     expect(row?.revoked_at).toBeNull();
   });
 });
@@ -270,33 +241,33 @@ describe('who may manage keys', () => {
   it('is session-only: a valid API key gets 403, no credential 401, a bad key 401', async () => {
     const { key, secret } = (await createKey({ name: 'caller' })).body;
     for (const res of [
-      await call(keysRoute.GET, { path: '/v1/keys', key: secret }),
-      await call(keysRoute.POST, { method: 'POST', path: '/v1/keys', key: secret, body: { name: 'x' } }),
-      await reroll(key.id, { key: secret }),
-      await revoke(key.id, { key: secret }),
+      await call(keysRoute.GET, { path: '/api/v1/keys', apiKey: secret }),
+      await call(keysRoute.POST, {
+        method: 'POST',
+        path: '/api/v1/keys',
+        apiKey: secret,
+        body: { name: 'x' },
+      }),
+      await reroll(key.id, { apiKey: secret }),
+      await revoke(key.id, { apiKey: secret }),
     ]) {
       expect(res.status).toBe(403);
       expect(res.body.error).toMatch(/session/);
     }
-    expect((await call(keysRoute.GET, { path: '/v1/keys' })).status).toBe(401);
-    const bad = await call(keysRoute.GET, { path: '/v1/keys', key: `sw_${'x'.repeat(43)}` });
+    expect((await call(keysRoute.GET, { path: '/api/v1/keys' })).status).toBe(401);
+    const bad = await call(keysRoute.GET, { path: '/api/v1/keys', apiKey: `sw_${'x'.repeat(43)}` });
     expect(bad.status).toBe(401);
     expect(bad.body.error).toMatch(/invalid api key/);
   });
 
   it('is for owners and admins: a member gets 403', async () => {
-    const invited = await authPost(
-      '/organization/invite-member',
-      { email: 'member@example.com', role: 'member', organizationId: owner.orgId },
-      owner.token,
-    );
-    const member = await signIn(db, 'member@example.com');
-    const { id } = (await invited.json()) as { id: string };
-    expect(
-      (await authPost('/organization/accept-invitation', { invitationId: id }, member.token)).status,
-    ).toBe(200);
-
-    const listed = await call(keysRoute.GET, { path: '/v1/keys', token: member.token });
+    const member = await addMember(db, {
+      ownerToken: owner.token,
+      tenantId: owner.tenantId,
+      email: 'member@example.com',
+      role: 'member',
+    });
+    const listed = await call(keysRoute.GET, { path: '/api/v1/keys', token: member.token });
     expect(listed.status).toBe(403);
     expect((await createKey({ name: 'nope' }, member.token)).status).toBe(403);
   });

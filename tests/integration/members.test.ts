@@ -6,35 +6,13 @@ import * as membersRoute from '@/app/api/v1/members/route';
 import { resolvePrincipal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { memberAccess, memberSiteGrants, members, sites } from '@/lib/db/schema';
-import { authPost, bearer, signIn } from '../support/auth';
+import { bearer } from '../support/auth';
 import { useTestDatabase } from '../support/db';
+import { addMember, call as callWithHeaders, signInOwner } from '../support/http';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type Call = {
-  method?: string;
-  path: string;
-  token?: string;
-  key?: string;
-  body?: unknown;
-  params?: Record<string, string>;
-};
-type Json = { status: number; body: Record<string, any> };
-
-async function call(handler: Handler, c: Call): Promise<Json> {
-  const headers: Record<string, string> = {};
-  if (c.token) headers.authorization = `Bearer ${c.token}`;
-  if (c.key) headers['x-api-key'] = c.key;
-  if (c.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await handler(
-    new Request(`http://localhost:3000${c.path}`, {
-      method: c.method ?? 'GET',
-      headers,
-      body: c.body === undefined ? undefined : JSON.stringify(c.body),
-    }),
-    { params: Promise.resolve(c.params ?? {}) },
-  );
-  return { status: res.status, body: await res.json() };
-}
+/** Status and JSON body only, so whole answers compare exactly with toEqual. */
+const call = (...args: Parameters<typeof callWithHeaders>) =>
+  callWithHeaders(...args).then(({ status, body }) => ({ status, body }));
 
 type Person = { token: string; userId: string; memberId: string; email: string };
 
@@ -55,21 +33,24 @@ async function membership(userId: string, organizationId?: string) {
 }
 
 async function founder(email: string): Promise<Person & { orgId: string }> {
-  const { token, userId } = await signIn(db, email);
-  const m = await membership(userId);
-  return { token, userId, memberId: m.id, email, orgId: m.organizationId };
+  const { token, userId, tenantId } = await signInOwner(db, email);
+  const m = await membership(userId, tenantId);
+  return { token, userId, memberId: m.id, email, orgId: tenantId };
 }
 
-/** The real invitation flow: invite, sign in, accept (which also makes the organization active). */
+/** Joins through the real invitation flow; an owner is invited as admin and then promoted by `by`. */
 async function join(email: string, role: 'admin' | 'member' | 'owner', organizationId = orgA, by = owner) {
-  const invited = await authPost('/organization/invite-member', { email, role, organizationId }, by.token);
-  if (invited.status !== 200) throw new Error(`invite failed: ${await invited.text()}`);
-  const { id } = (await invited.json()) as { id: string };
-  const { token, userId } = await signIn(db, email);
-  const accepted = await authPost('/organization/accept-invitation', { invitationId: id }, token);
-  if (accepted.status !== 200) throw new Error(`accept failed: ${await accepted.text()}`);
-  const m = await membership(userId, organizationId);
-  return { token, userId, memberId: m.id, email };
+  const joined = await addMember(db, {
+    ownerToken: by.token,
+    tenantId: organizationId,
+    email,
+    role: role === 'owner' ? 'admin' : role,
+  });
+  if (role === 'owner') {
+    const promoted = await setRole(joined.memberId, 'owner', by.token);
+    if (promoted.status !== 200) throw new Error(`promotion failed: ${JSON.stringify(promoted.body)}`);
+  }
+  return { ...joined, email };
 }
 
 async function insertSite(tenantId: string, host: string): Promise<string> {
@@ -94,11 +75,11 @@ async function insertSite(tenantId: string, host: string): Promise<string> {
   return row!.id;
 }
 
-const list = (token = owner.token) => call(membersRoute.GET, { path: '/v1/members', token });
+const list = (token = owner.token) => call(membersRoute.GET, { path: '/api/v1/members', token });
 const setRole = (memberId: string, role: unknown, token = owner.token) =>
   call(memberRoute.PATCH, {
     method: 'PATCH',
-    path: `/v1/members/${memberId}`,
+    path: `/api/v1/members/${memberId}`,
     params: { memberId },
     token,
     body: { role },
@@ -106,14 +87,14 @@ const setRole = (memberId: string, role: unknown, token = owner.token) =>
 const remove = (memberId: string, token = owner.token) =>
   call(memberRoute.DELETE, {
     method: 'DELETE',
-    path: `/v1/members/${memberId}`,
+    path: `/api/v1/members/${memberId}`,
     params: { memberId },
     token,
   });
 const setAccess = (memberId: string, body: unknown, token = owner.token) =>
   call(accessRoute.PATCH, {
     method: 'PATCH',
-    path: `/v1/members/${memberId}/access`,
+    path: `/api/v1/members/${memberId}/access`,
     params: { memberId },
     token,
     body,

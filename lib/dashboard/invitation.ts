@@ -1,0 +1,55 @@
+import { eq } from 'drizzle-orm';
+import { isUuid } from '@/lib/api/schemas/common';
+import type { Db } from '@/lib/db/client';
+import { invitations, organizations, users } from '@/lib/db/schema';
+
+export type InvitationPreview = {
+  id: string;
+  email: string;
+  organizationId: string;
+  organizationName: string;
+  role: string;
+  inviterEmail: string;
+  /** pending, accepted, rejected, canceled, or expired (pending past its deadline). */
+  status: string;
+};
+
+/**
+ * What the invitation page shows before anyone signs in: the id is an unguessable UUID delivered
+ * only in the invitation email, so its holder may see whom it invites and to what. Accepting still
+ * goes through better-auth, which checks the signed-in address matches.
+ */
+export async function invitationPreview(
+  db: Db,
+  id: string,
+  now = Date.now(),
+): Promise<InvitationPreview | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({
+      id: invitations.id,
+      email: invitations.email,
+      role: invitations.role,
+      status: invitations.status,
+      expiresAt: invitations.expiresAt,
+      organizationId: organizations.id,
+      organizationName: organizations.name,
+      inviterEmail: users.email,
+    })
+    .from(invitations)
+    .innerJoin(organizations, eq(organizations.id, invitations.organizationId))
+    .innerJoin(users, eq(users.id, invitations.inviterId))
+    .where(eq(invitations.id, id.toLowerCase()))
+    .limit(1);
+  if (!row) return null;
+  const expired = row.status === 'pending' && row.expiresAt.getTime() <= now;
+  return {
+    id: row.id,
+    email: row.email,
+    organizationId: row.organizationId,
+    organizationName: row.organizationName,
+    role: row.role ?? 'member',
+    inviterEmail: row.inviterEmail,
+    status: expired ? 'expired' : row.status,
+  };
+}

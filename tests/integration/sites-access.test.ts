@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as billingRoute from '@/app/api/v1/billing/route';
+import * as siteRoute from '@/app/api/v1/sites/[id]/route';
+import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
+import * as sitesRoute from '@/app/api/v1/sites/route';
+import type { Db } from '@/lib/db/client';
+import { memberSiteGrants } from '@/lib/db/schema';
+import { generateKeySecret } from '@/lib/keys/secret';
+import { useTestDatabase } from '../support/db';
+import { addMember, call, insertApiKey, signInOwner } from '../support/http';
+
+let db: Db;
+let teardown: () => Promise<void>;
+let owner: { token: string; tenantId: string };
+let member: { token: string; memberId: string };
+let admin: { token: string };
+let granted: { id: string };
+let other: { id: string };
+
+const list = (cred: { token?: string; apiKey?: string }) =>
+  call(sitesRoute.GET, { path: '/api/v1/sites', ...cred });
+const create = (cred: { token?: string; apiKey?: string }, rootUrl: string) =>
+  call(sitesRoute.POST, { method: 'POST', path: '/api/v1/sites', body: { rootUrl }, ...cred });
+const patch = (cred: { token?: string; apiKey?: string }, id: string, body: unknown) =>
+  call(siteRoute.PATCH, { method: 'PATCH', path: `/api/v1/sites/${id}`, body, params: { id }, ...cred });
+const remove = (cred: { token?: string; apiKey?: string }, id: string) =>
+  call(siteRoute.DELETE, { method: 'DELETE', path: `/api/v1/sites/${id}`, params: { id }, ...cred });
+const status = (cred: { token?: string; apiKey?: string }, id: string) =>
+  call(statusRoute.GET, { path: `/api/v1/sites/${id}/status`, params: { id }, ...cred });
+const ids = (res: { body: { sites: { id: string }[] } }) => res.body.sites.map((s) => s.id);
+
+beforeAll(async () => {
+  ({ db, teardown } = await useTestDatabase());
+  owner = await signInOwner(db, 'owner@access.test');
+  granted = (await create({ token: owner.token }, 'https://granted.example.com')).body.site;
+  other = (await create({ token: owner.token }, 'https://other.example.com')).body.site;
+  member = await addMember(db, {
+    ownerToken: owner.token,
+    tenantId: owner.tenantId,
+    email: 'm@access.test',
+    role: 'member',
+  });
+  admin = await addMember(db, {
+    ownerToken: owner.token,
+    tenantId: owner.tenantId,
+    email: 'a@access.test',
+    role: 'admin',
+  });
+});
+afterAll(() => teardown());
+
+describe('a member session', () => {
+  it('sees no site without grants (members are default-deny)', async () => {
+    const res = await list({ token: member.token });
+    expect(res.status).toBe(200);
+    expect(res.body.sites).toEqual([]);
+    // The quota describes the organization, not the member's view of it.
+    expect(res.body.quota).toEqual({ count: 2, included: 3, overageEnabled: false });
+    expect(await status({ token: member.token }, granted.id)).toMatchObject({
+      status: 404,
+      body: { error: 'site not found' },
+    });
+  });
+
+  it('sees exactly its granted sites, read-only', async () => {
+    await db
+      .insert(memberSiteGrants)
+      .values({
+        member_id: member.memberId,
+        site_id: granted.id,
+        tenant_id: owner.tenantId,
+        created_at: Date.now(),
+      });
+    expect(ids(await list({ token: member.token }))).toEqual([granted.id]);
+    const seen = await status({ token: member.token }, granted.id);
+    expect(seen.status).toBe(200);
+    expect(seen.body.site.id).toBe(granted.id);
+    expect(await status({ token: member.token }, other.id)).toMatchObject({ status: 404 });
+
+    const edit = await patch({ token: member.token }, granted.id, { seoEnabled: false });
+    expect(edit.status).toBe(403);
+    expect(edit.body.error).toMatch(/owner or admin/);
+    expect((await remove({ token: member.token }, granted.id)).status).toBe(403);
+    const register = await create({ token: member.token }, 'https://member.example.com');
+    expect(register.status).toBe(403);
+    expect((await list({ token: owner.token })).body.sites).toHaveLength(2);
+  });
+
+  it('cannot read or change billing', async () => {
+    expect((await call(billingRoute.GET, { path: '/api/v1/billing', token: member.token })).status).toBe(403);
+  });
+});
+
+describe('an admin session', () => {
+  it('manages every site of the organization', async () => {
+    expect(ids(await list({ token: admin.token }))).toEqual([granted.id, other.id]);
+    expect(
+      (await patch({ token: admin.token }, other.id, { uptimeEnabled: false })).body.site.uptime_enabled,
+    ).toBe(0);
+    expect((await call(billingRoute.GET, { path: '/api/v1/billing', token: admin.token })).status).toBe(200);
+  });
+});
+
+describe('API keys', () => {
+  it('an unscoped key lists, registers, edits and deletes', async () => {
+    const apiKey = await insertApiKey(db, owner.tenantId);
+    expect(ids(await list({ apiKey }))).toEqual([granted.id, other.id]);
+    const made = await create({ apiKey }, 'https://by-key.example.com');
+    expect(made.status).toBe(201);
+    expect(made.body.site.tenant_id).toBe(owner.tenantId);
+    expect(
+      (await patch({ apiKey }, made.body.site.id, { cadenceMinutes: 2880 })).body.site.cadence_minutes,
+    ).toBe(2880);
+    expect(await remove({ apiKey }, made.body.site.id)).toMatchObject({
+      status: 200,
+      body: { deleted: true },
+    });
+  });
+
+  it('a site-scoped key sees only its sites and cannot register sites', async () => {
+    const apiKey = await insertApiKey(db, owner.tenantId, { siteIds: [granted.id] });
+    expect(ids(await list({ apiKey }))).toEqual([granted.id]);
+    expect((await patch({ apiKey }, granted.id, { seoEnabled: false })).body.site.seo_enabled).toBe(0);
+    expect(await patch({ apiKey }, other.id, { seoEnabled: false })).toMatchObject({
+      status: 404,
+      body: { error: 'site not found' },
+    });
+    expect(await remove({ apiKey }, other.id)).toMatchObject({
+      status: 404,
+      body: { error: 'site not found' },
+    });
+    const register = await create({ apiKey }, 'https://scoped.example.com');
+    expect(register.status).toBe(403);
+    expect(register.body.error).toMatch(/site scope/);
+  });
+
+  it('a key of another organization sees none of these sites', async () => {
+    const stranger = await signInOwner(db, 'stranger@access.test');
+    const apiKey = await insertApiKey(db, stranger.tenantId);
+    expect((await list({ apiKey })).body.sites).toEqual([]);
+    expect(await status({ apiKey }, granted.id)).toMatchObject({
+      status: 404,
+      body: { error: 'site not found' },
+    });
+  });
+
+  it('an unknown or malformed key is 401 about an invalid api key', async () => {
+    for (const apiKey of [generateKeySecret(), 'nonsense']) {
+      const res = await list({ apiKey });
+      expect(res.status).toBe(401);
+      expect(res.body.error).toMatch(/invalid api key/);
+    }
+  });
+
+  it('a key gets 403 on the session-only billing endpoint', async () => {
+    const apiKey = await insertApiKey(db, owner.tenantId);
+    const res = await call(billingRoute.GET, { path: '/api/v1/billing', apiKey });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatch(/dashboard session/);
+  });
+});

@@ -63,14 +63,12 @@ describe('a member session', () => {
   });
 
   it('sees exactly its granted sites, read-only', async () => {
-    await db
-      .insert(memberSiteGrants)
-      .values({
-        member_id: member.memberId,
-        site_id: granted.id,
-        tenant_id: owner.tenantId,
-        created_at: Date.now(),
-      });
+    await db.insert(memberSiteGrants).values({
+      member_id: member.memberId,
+      site_id: granted.id,
+      tenant_id: owner.tenantId,
+      created_at: Date.now(),
+    });
     expect(ids(await list({ token: member.token }))).toEqual([granted.id]);
     const seen = await status({ token: member.token }, granted.id);
     expect(seen.status).toBe(200);

@@ -100,25 +100,21 @@ describe('GET/PATCH /v1/billing', () => {
     const site = (await create(token, 'https://busy.example.com')).body.site;
     const period = billingPeriod();
     const now = Date.now();
-    await db
-      .insert(appPauses)
-      .values({
-        tenant_id: tenantId,
-        site_id: site.id,
-        app: 'crawl',
-        billing_period: period,
-        paused_at: now,
-      });
+    await db.insert(appPauses).values({
+      tenant_id: tenantId,
+      site_id: site.id,
+      app: 'crawl',
+      billing_period: period,
+      paused_at: now,
+    });
     // A pause from last period no longer counts.
-    await db
-      .insert(appPauses)
-      .values({
-        tenant_id: tenantId,
-        site_id: site.id,
-        app: 'a11y',
-        billing_period: '2000-01',
-        paused_at: 1,
-      });
+    await db.insert(appPauses).values({
+      tenant_id: tenantId,
+      site_id: site.id,
+      app: 'a11y',
+      billing_period: '2000-01',
+      paused_at: 1,
+    });
     await db.insert(usageLedger).values([
       {
         tenant_id: tenantId,

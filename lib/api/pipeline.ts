@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { type Permission, requirePermission } from '@/lib/auth/permissions';
-import { type Principal, resolvePrincipal } from '@/lib/auth/principal';
+import { canSeeSite, type Principal, resolvePrincipal } from '@/lib/auth/principal';
 import { type Db, getDb } from '@/lib/db/client';
-import { ApiError, badRequest, describeZodError, errorResponse, forbidden } from './errors';
+import { ApiError, badRequest, describeZodError, errorResponse, forbidden, siteNotFound } from './errors';
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -21,6 +21,11 @@ type RouteOptions<PS, QS, BS> = {
   /** 'session': dashboard sessions only; an API key gets 403 (spec rule 7). Default: key or session. */
   auth?: 'any' | 'session';
   permission?: Permission;
+  /**
+   * The path names a site (`params.id`): a site outside the caller's allowlist or key scope is a 404
+   * before any permission check, so a 403 never confirms that a hidden site exists.
+   */
+  site?: boolean;
   params?: PS;
   query?: QS;
   body?: BS;
@@ -41,7 +46,8 @@ type NextRouteContext = { params: Promise<Record<string, string | string[] | und
 
 /**
  * The one request pipeline of every /v1 route:
- * credential -> principal -> session-only gate -> permission -> zod (path, query, body) -> handler -> JSON.
+ * credential -> principal -> session-only gate -> path -> site visibility -> permission -> query, body
+ * -> handler -> JSON.
  * Every failure leaves through `errorResponse`, so every error body is `{error}`.
  */
 export function apiRoute<
@@ -60,8 +66,9 @@ export function apiRoute<
       if (options.auth === 'session' && principal.via !== 'session') {
         throw forbidden('this endpoint needs a dashboard session; API keys cannot use it');
       }
-      if (options.permission) requirePermission(principal, options.permission);
       const params = parse(options.params, (await context?.params) ?? {}, 'path');
+      if (options.site && !canSeeSite(principal, (params as { id: string }).id)) throw siteNotFound();
+      if (options.permission) requirePermission(principal, options.permission);
       const query = parse(options.query, Object.fromEntries(new URL(req.url).searchParams), 'query');
       const body = options.body ? parse(options.body, await readJson(req), 'body') : undefined;
       const result = await handler({

@@ -79,6 +79,12 @@ describe('a member session', () => {
     expect(edit.status).toBe(403);
     expect(edit.body.error).toMatch(/owner or admin/);
     expect((await remove({ token: member.token }, granted.id)).status).toBe(403);
+    // A site outside the allowlist is hidden, not forbidden: a 403 would confirm it exists.
+    expect(await patch({ token: member.token }, other.id, { seoEnabled: false })).toMatchObject({
+      status: 404,
+      body: { error: 'site not found' },
+    });
+    expect((await remove({ token: member.token }, other.id)).status).toBe(404);
     const register = await create({ token: member.token }, 'https://member.example.com');
     expect(register.status).toBe(403);
     expect((await list({ token: owner.token })).body.sites).toHaveLength(2);

@@ -4,16 +4,19 @@ import { getVisibleSite } from '@/lib/sites/access';
 import { siteResource } from '@/lib/sites/resource';
 import { deleteSite, updateSite } from '@/lib/sites/service';
 
-export const GET = apiRoute({ permission: 'read', params: siteIdParams }, ({ db, principal, params }) =>
-  getVisibleSite(db, principal, params.id).then((site) => ({ site: siteResource(site) })),
+export const GET = apiRoute(
+  { site: true, permission: 'read', params: siteIdParams },
+  ({ db, principal, params }) =>
+    getVisibleSite(db, principal, params.id).then((site) => ({ site: siteResource(site) })),
 );
 
 export const PATCH = apiRoute(
-  { permission: 'manage', params: siteIdParams, body: updateSiteBody },
+  { site: true, permission: 'manage', params: siteIdParams, body: updateSiteBody },
   ({ db, principal, params, body }) => updateSite(db, principal, params.id, body).then((site) => ({ site })),
 );
 
 /** Response `{deleted: true}` (the spec names site deletion without its shape). */
-export const DELETE = apiRoute({ permission: 'manage', params: siteIdParams }, ({ db, principal, params }) =>
-  deleteSite(db, principal, params.id),
+export const DELETE = apiRoute(
+  { site: true, permission: 'manage', params: siteIdParams },
+  ({ db, principal, params }) => deleteSite(db, principal, params.id),
 );

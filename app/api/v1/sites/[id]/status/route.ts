@@ -2,6 +2,7 @@ import { apiRoute } from '@/lib/api/pipeline';
 import { siteIdParams } from '@/lib/api/schemas/sites';
 import { getSiteStatus } from '@/lib/sites/service';
 
-export const GET = apiRoute({ permission: 'read', params: siteIdParams }, ({ db, principal, params }) =>
-  getSiteStatus(db, principal, params.id),
+export const GET = apiRoute(
+  { site: true, permission: 'read', params: siteIdParams },
+  ({ db, principal, params }) => getSiteStatus(db, principal, params.id),
 );

@@ -1,0 +1,303 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { eq, getTableColumns, getTableName, inArray, is } from 'drizzle-orm';
+import { type PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as keysRoute from '@/app/api/v1/keys/route';
+import * as sitesRoute from '@/app/api/v1/sites/route';
+import type { Db } from '@/lib/db/client';
+import * as schema from '@/lib/db/schema';
+import { useTestDatabase } from '../support/db';
+import { addMember, call, insertApiKey, signInOwner } from '../support/http';
+
+/*
+ * Tenant isolation, for every /v1 route there is.
+ *
+ * Routes are discovered from app/api/v1/**\/route.ts when the file is collected, so a route added
+ * later is attacked automatically. Each (route, method) is called twice by organization B, once as
+ * B's owner and once with B's unscoped API key, aimed at organization A's resources (site, key and
+ * member ids). The answer must be 404 (or 403 for a session-only route called with a key; a route
+ * that names no resource of A states what B gets), the body must not mention any of A's identifiers
+ * the caller did not send itself, and every row A owns must be byte-for-byte unchanged.
+ *
+ * A route without an entry in SAMPLES fails with a message saying what to add.
+ */
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+type Method = (typeof METHODS)[number];
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** Organization A's resources, the targets of every attack. Add fixtures here as resources appear. */
+type TenantA = {
+  tenantId: string;
+  ownerEmail: string;
+  siteId: string;
+  hostname: string;
+  keyId: string;
+  memberId: string;
+  memberEmail: string;
+};
+
+type Sample = {
+  /** Path params naming A's resources. */
+  params?: (a: TenantA) => Record<string, string | string[]>;
+  /** A body that would succeed if the tenant check were missing (so a 422 cannot hide a leak). */
+  body?: (a: TenantA) => unknown;
+  /** Session-only (spec rule 7): B's key gets 403 before anything else. */
+  sessionOnly?: boolean;
+  /**
+   * For routes that name no resource of A (lists, creates, /me): the status B gets acting on its own
+   * organization. Omitted: 404 for both callers (403 for a key on a session-only route).
+   */
+  expect?: { owner: number; key: number };
+};
+
+const site = (a: TenantA) => ({ id: a.siteId });
+/** The catch-all answers 404 to any path, whoever asks. */
+const unmatched = (withBody: boolean): Sample => ({
+  params: (a) => ({ unknown: ['sites', a.siteId, 'no-such-thing'] }),
+  body: withBody ? () => ({}) : undefined,
+  expect: { owner: 404, key: 404 },
+});
+
+/** One entry per route file (path relative to app/api, params in brackets) and exported method. */
+const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
+  '/v1/[...unknown]': {
+    GET: unmatched(false),
+    POST: unmatched(true),
+    PUT: unmatched(true),
+    PATCH: unmatched(true),
+    DELETE: unmatched(false),
+  },
+  '/v1/sites': {
+    GET: { expect: { owner: 200, key: 200 } },
+    POST: { body: () => ({ rootUrl: 'https://b-own.example/' }), expect: { owner: 201, key: 201 } },
+  },
+  '/v1/sites/[id]': {
+    GET: { params: site },
+    PATCH: { params: site, body: () => ({ cadenceMinutes: 2880, seoEnabled: false }) },
+    DELETE: { params: site },
+  },
+  '/v1/sites/[id]/status': { GET: { params: site } },
+  '/v1/sites/[id]/report': { GET: { params: site } },
+  '/v1/sites/[id]/seo-report': { GET: { params: site } },
+  '/v1/sites/[id]/usage': { GET: { params: site } },
+  '/v1/sites/[id]/crawl': { POST: { params: site, body: () => ({ chainA11y: true }) } },
+  '/v1/usage': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
+  '/v1/billing': {
+    GET: { sessionOnly: true, expect: { owner: 200, key: 403 } },
+    PATCH: { sessionOnly: true, body: () => ({ overageEnabled: true }), expect: { owner: 200, key: 403 } },
+  },
+  '/v1/keys': {
+    GET: { sessionOnly: true, expect: { owner: 200, key: 403 } },
+    // Scoping a new key of B to A's site must be refused as a site B does not own.
+    POST: {
+      sessionOnly: true,
+      body: (a) => ({ name: 'reach into A', siteIds: [a.siteId] }),
+      expect: { owner: 422, key: 403 },
+    },
+  },
+  '/v1/keys/[id]/reroll': { POST: { sessionOnly: true, params: (a) => ({ id: a.keyId }) } },
+  '/v1/keys/[id]/revoke': { POST: { sessionOnly: true, params: (a) => ({ id: a.keyId }) } },
+  '/v1/members': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
+  '/v1/members/[memberId]': {
+    PATCH: { sessionOnly: true, params: (a) => ({ memberId: a.memberId }), body: () => ({ role: 'admin' }) },
+    DELETE: { sessionOnly: true, params: (a) => ({ memberId: a.memberId }) },
+  },
+  '/v1/members/[memberId]/access': {
+    PATCH: {
+      sessionOnly: true,
+      params: (a) => ({ memberId: a.memberId }),
+      body: (a) => ({ siteIds: [a.siteId], canCrawl: true }),
+    },
+  },
+  '/v1/me/limit-requests': {
+    POST: {
+      sessionOnly: true,
+      body: () => ({ kind: 'user_orgs', requestedLimit: 5, reason: 'tenancy matrix' }),
+      expect: { owner: 201, key: 403 },
+    },
+  },
+  '/v1/me/org-quota': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
+};
+
+// ---- discovery -------------------------------------------------------------------------------
+
+const API_DIR = path.resolve('app/api');
+const routeFiles = readdirSync(path.join(API_DIR, 'v1'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => path.basename(file) === 'route.ts')
+  .map((file) => path.join('v1', file))
+  .sort();
+
+type Endpoint = { route: string; method: Method; handler: Handler };
+const endpoints: Endpoint[] = [];
+/** Route files that could not even be loaded: each becomes a failing test instead of a dead suite. */
+const unloadable: { route: string; error: string }[] = [];
+for (const file of routeFiles) {
+  const route = `/${path.dirname(file).split(path.sep).join('/')}`;
+  let mod: Partial<Record<Method, Handler>>;
+  try {
+    mod = await import(path.join(API_DIR, file));
+  } catch (error) {
+    unloadable.push({ route, error: error instanceof Error ? error.message : String(error) });
+    continue;
+  }
+  for (const method of METHODS) {
+    const handler = mod[method];
+    if (handler) endpoints.push({ route, method, handler });
+  }
+}
+
+/** `/v1/sites/[id]` + `{id}` -> `/api/v1/sites/<id>`; catch-alls take an array. */
+function urlPath(route: string, params: Record<string, string | string[]>): string {
+  const filled = route.replace(/\[(?:\.\.\.)?([^\]]+)\]/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`sample for ${route} gives no value for [${name}]`);
+    return Array.isArray(value) ? value.map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  });
+  return `/api${filled}`;
+}
+
+// ---- snapshot of everything A owns -----------------------------------------------------------
+
+const tables = (Object.values(schema) as unknown[]).filter((t): t is PgTable => is(t, PgTable));
+const column = (table: PgTable, name: string): PgColumn | undefined =>
+  (getTableColumns(table) as Record<string, PgColumn>)[name];
+
+/**
+ * Every row of organization A, table by table: rows with A's tenant_id or organizationId, A's
+ * organization row, and rows that hang off A's runs (crawl frontier, links) without a tenant column.
+ */
+async function snapshotOf(db: Db, tenantId: string): Promise<Record<string, string[]>> {
+  const snapshot: Record<string, string[]> = {};
+  const runIds = (
+    await db.select({ id: schema.runs.id }).from(schema.runs).where(eq(schema.runs.tenant_id, tenantId))
+  ).map((r) => r.id);
+  for (const table of tables) {
+    const name = getTableName(table);
+    const owner = column(table, 'tenant_id') ?? column(table, 'organizationId');
+    const runId = column(table, 'run_id');
+    let rows: unknown[] | undefined;
+    if (owner) rows = await db.select().from(table).where(eq(owner, tenantId));
+    else if (table === schema.organizations)
+      rows = await db.select().from(table).where(eq(schema.organizations.id, tenantId));
+    else if (runId) rows = runIds.length ? await db.select().from(table).where(inArray(runId, runIds)) : [];
+    if (rows) snapshot[name] = rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return snapshot;
+}
+
+// ---- fixtures --------------------------------------------------------------------------------
+
+let db: Db;
+let teardown: () => Promise<void>;
+let a: TenantA;
+let ownerB: { token: string; tenantId: string };
+let keyB: string;
+
+beforeAll(async () => {
+  ({ db, teardown } = await useTestDatabase());
+  const ownerA = await signInOwner(db, 'owner@tenant-a.test');
+  const created = await call(sitesRoute.POST, {
+    path: '/api/v1/sites',
+    token: ownerA.token,
+    body: { rootUrl: 'https://tenant-a-private.example/' },
+  });
+  expect(created.status).toBe(201);
+  const key = await call(keysRoute.POST, {
+    path: '/api/v1/keys',
+    token: ownerA.token,
+    body: { name: 'A key' },
+  });
+  expect(key.status).toBe(201);
+  const member = await addMember(db, {
+    ownerToken: ownerA.token,
+    tenantId: ownerA.tenantId,
+    email: 'member@tenant-a.test',
+    role: 'member',
+  });
+  a = {
+    tenantId: ownerA.tenantId,
+    ownerEmail: 'owner@tenant-a.test',
+    siteId: created.body.site.id,
+    hostname: created.body.site.hostname,
+    keyId: key.body.key.id,
+    memberId: member.memberId,
+    memberEmail: 'member@tenant-a.test',
+  };
+  ownerB = await signInOwner(db, 'owner@tenant-b.test');
+  keyB = await insertApiKey(db, ownerB.tenantId, { name: 'B key' });
+});
+afterAll(() => teardown());
+
+// ---- the matrix ------------------------------------------------------------------------------
+
+it('discovers the /v1 routes', () => {
+  expect(routeFiles.length).toBeGreaterThan(10);
+  expect(endpoints.map((e) => `${e.method} ${e.route}`)).toContain('PATCH /v1/sites/[id]');
+});
+
+it.each(unloadable)('route file of $route loads', ({ route, error }) => {
+  throw new Error(`app/api${route}/route.ts cannot be imported, so its tenancy is unchecked: ${error}`);
+});
+
+it('has no sample for a route that no longer exists', () => {
+  const known = new Set(endpoints.map((e) => `${e.method} ${e.route}`));
+  const unchecked = new Set(unloadable.map((u) => u.route));
+  const stale = Object.entries(SAMPLES).flatMap(([route, byMethod]) =>
+    Object.keys(byMethod)
+      .filter(() => !unchecked.has(route))
+      .map((method) => `${method} ${route}`)
+      .filter((key) => !known.has(key)),
+  );
+  expect(stale, 'remove these entries from SAMPLES in tests/integration/matrix-tenancy.test.ts').toEqual([]);
+});
+
+describe.each(endpoints)('$method $route called by another organization', ({ route, method, handler }) => {
+  const sample = SAMPLES[route]?.[method];
+
+  it.each([
+    { caller: 'owner' as const, label: 'as its owner' },
+    { caller: 'key' as const, label: 'with its API key' },
+  ])('$label: refused, leaks nothing, changes nothing of A', async ({ caller }) => {
+    if (!sample) {
+      throw new Error(
+        `no tenancy sample for ${method} ${route}: add SAMPLES['${route}'].${method} to ` +
+          'tests/integration/matrix-tenancy.test.ts (params naming tenant A resources, a valid body, ' +
+          'and whether the route is session-only)',
+      );
+    }
+    const params = sample.params?.(a) ?? {};
+    const body = sample.body?.(a);
+    const expected = sample.expect?.[caller] ?? (caller === 'key' && sample.sessionOnly ? 403 : 404);
+    const requestPath = urlPath(route, params);
+
+    const before = await snapshotOf(db, a.tenantId);
+    const res = await call(handler as Parameters<typeof call>[0], {
+      method,
+      path: requestPath,
+      params: params as Record<string, string>,
+      body,
+      ...(caller === 'owner' ? { token: ownerB.token } : { apiKey: keyB }),
+    });
+    const after = await snapshotOf(db, a.tenantId);
+
+    expect(res.status, `${method} ${requestPath} answered ${JSON.stringify(res.body)}`).toBe(expected);
+    if (res.status >= 400) expect(Object.keys(res.body)).toEqual(['error']);
+    const sent = `${requestPath} ${JSON.stringify(body ?? null)}`;
+    const identifiersOfA = [
+      a.tenantId,
+      a.siteId,
+      a.hostname,
+      a.keyId,
+      a.memberId,
+      a.ownerEmail,
+      a.memberEmail,
+    ];
+    const text = JSON.stringify(res.body);
+    for (const identifier of identifiersOfA.filter((id) => !sent.includes(id))) {
+      expect(text, `the answer mentions A's ${identifier}`).not.toContain(identifier);
+    }
+    expect(after).toEqual(before);
+  });
+});

@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { frontierProgress } from '@/lib/crawl/frontier';
 import type { Db } from '@/lib/db/client';
 import { runs } from '@/lib/db/schema';
 
@@ -31,8 +32,8 @@ export const IDLE_LIVE_STATE: Readonly<LiveCrawlState> = Object.freeze({
 
 /**
  * The one source of a site's live crawl state (status endpoint, crawl trigger). Reads the running
- * crawl run's row: its phase, window and counters. `inFlight` and `pending` are frontier counts and
- * stay 0 here until the crawler's frontier extends this function.
+ * crawl run's row (phase, window, counters moved per written batch) and its frontier: `inFlight` is
+ * the URLs leased to a worker, `pending` those waiting.
  */
 export async function getLiveState(db: Db, tenantId: string, siteId: string): Promise<LiveCrawlState> {
   const [run] = await db
@@ -56,6 +57,7 @@ export async function getLiveState(db: Db, tenantId: string, siteId: string): Pr
     .orderBy(desc(runs.started_at))
     .limit(1);
   if (!run) return { ...IDLE_LIVE_STATE };
+  const frontier = await frontierProgress(db, run.id);
   return {
     // Finalizing is still the crawl in progress from the caller's point of view.
     state: run.phase === 'seeding' ? 'seeding' : 'crawling',
@@ -63,8 +65,8 @@ export async function getLiveState(db: Db, tenantId: string, siteId: string): Pr
     pagesCrawled: run.pagesCrawled,
     linksChecked: run.linksChecked,
     brokenCount: run.brokenCount,
-    inFlight: 0,
-    pending: 0,
+    inFlight: frontier.leased,
+    pending: frontier.pending,
     window: run.window,
   };
 }

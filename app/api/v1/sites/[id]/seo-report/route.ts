@@ -1,0 +1,7 @@
+import { apiRoute } from '@/lib/api/pipeline';
+import { siteIdParams } from '@/lib/api/schemas/sites';
+import { getSeoReport } from '@/lib/crawl/report';
+
+export const GET = apiRoute({ permission: 'read', params: siteIdParams }, ({ db, principal, params }) =>
+  getSeoReport(db, principal, params.id),
+);

@@ -1,0 +1,9 @@
+import { apiRoute } from '@/lib/api/pipeline';
+import { orgUsageQuery } from '@/lib/api/schemas/usage';
+import { getOrgUsage } from '@/lib/usage/service';
+
+/** Owner/admin dashboard sessions only (spec rule 7: API keys get 403). */
+export const GET = apiRoute(
+  { auth: 'session', permission: 'admin', query: orgUsageQuery },
+  ({ db, principal, query }) => getOrgUsage(db, principal, query.period),
+);

@@ -1,0 +1,100 @@
+import { inngest } from '@/jobs/client';
+import { crawlContinue, crawlFinalize, crawlRequested } from '@/jobs/events';
+import { onBoot } from '@/jobs/runtime';
+import { DEFAULT_TUNING, type EngineTuning, seedRun, workRun } from '@/lib/crawl/engine';
+import { finalizeRun } from '@/lib/crawl/finalize';
+import { resumeInterruptedCrawls } from '@/lib/crawl/resume';
+import { getDb } from '@/lib/db/client';
+
+/**
+ * Steps worked per invocation before the crawl re-enters through `crawl/continue`. Each step is
+ * time-boxed (EngineTuning.stepBudgetMs), so an invocation stays short and its step history small.
+ */
+const STEPS_PER_INVOCATION = 20;
+const MIN_WAIT_MS = 1_000;
+
+/**
+ * The crawl as Inngest functions: `crawl-run` seeds, then works the frontier in bounded steps and
+ * hands over to `crawl-finalize`. The logic lives in lib/crawl; these functions only sequence it.
+ * Built by a factory so tests can tighten timeouts; the app uses the defaults.
+ */
+export function createCrawlFunctions(tuning: Partial<EngineTuning> = {}) {
+  const options = { ...DEFAULT_TUNING, ...tuning };
+
+  const crawlRun = inngest.createFunction(
+    {
+      id: 'crawl-run',
+      name: 'Crawl a site',
+      // One worker per run at a time; the frontier would allow more (FOR UPDATE SKIP LOCKED).
+      concurrency: [{ key: 'event.data.runId', limit: 1 }],
+      retries: 3,
+      triggers: [crawlRequested, crawlContinue],
+    },
+    async ({ event, step }) => {
+      const { runId } = event.data;
+      await step.run('seed', async () => seedRun(await getDb(), runId, options));
+      for (let i = 0; i < STEPS_PER_INVOCATION; i++) {
+        const outcome = await step.run('work', async () => workRun(await getDb(), runId, options));
+        if (outcome.status === 'exhausted') {
+          await step.sendEvent('finalize', { name: 'crawl/finalize', data: { runId } });
+          return { runId, outcome: 'exhausted' };
+        }
+        if (outcome.status === 'stopped' || outcome.status === 'aborted')
+          return { runId, outcome: outcome.status };
+        if (outcome.status === 'wait') {
+          await step.sleep('wait-for-leases', Math.max(MIN_WAIT_MS, outcome.untilMs - Date.now()));
+        }
+      }
+      await step.sendEvent('continue', { name: 'crawl/continue', data: { runId } });
+      return { runId, outcome: 'continued' };
+    },
+  );
+
+  const crawlFinalizeFn = inngest.createFunction(
+    {
+      id: 'crawl-finalize',
+      name: 'Finalize a crawl',
+      concurrency: [{ key: 'event.data.runId', limit: 1 }],
+      retries: 5,
+      triggers: [crawlFinalize],
+    },
+    async ({ event, step }) => {
+      const { runId } = event.data;
+      const result = await step.run('finalize', async () => {
+        const finalized = await finalizeRun(await getDb(), runId);
+        if (!finalized) return null;
+        const { run } = finalized;
+        return {
+          finalizedNow: finalized.finalizedNow,
+          allowanceNotified: finalized.allowanceNotified,
+          tenantId: run.tenant_id,
+          siteId: run.site_id,
+          state: run.state,
+          startedAt: run.started_at,
+        };
+      });
+      if (result?.allowanceNotified) {
+        await step.sendEvent('allowance-reached', {
+          name: 'usage/allowance-reached',
+          data: {
+            tenantId: result.tenantId,
+            siteId: result.siteId,
+            app: 'crawl',
+            period: new Date(result.startedAt).toISOString().slice(0, 7),
+          },
+        });
+      }
+      return result;
+    },
+  );
+
+  return [crawlRun, crawlFinalizeFn] as const;
+}
+
+export const [crawlRunFunction, crawlFinalizeFunction] = createCrawlFunctions();
+
+// The embedded runner resumes crawls a previous process left running (hosted mode relies on the
+// scheduler's sweep for the same).
+onBoot(async ({ sendEvent }) => {
+  await resumeInterruptedCrawls(await getDb(), sendEvent, { now: Date.now(), staleAfterMs: 0 });
+});

@@ -1,0 +1,781 @@
+import { setMaxListeners } from 'node:events';
+import { load } from 'cheerio';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '@/lib/db/client';
+import { type Run, type RunSettings, runs } from '@/lib/db/schema';
+import { type FollowedResponse, fetchFollowing, header, NetError } from '@/lib/net';
+import { extractSeoFacts } from '@/lib/seo/extract';
+import { checkLink, classifyFailure, classifyResponse, type LinkCheckOutcome, retryAfterMs } from './check';
+import { extractLinks } from './extract';
+import {
+  claimRedirectedPages,
+  completeUrls,
+  deferLeases,
+  enqueueUrls,
+  frontierProgress,
+  insertEdges,
+  type LeasedUrl,
+  type LinkEdge,
+  leaseUrls,
+  MAX_URL_LENGTH,
+  type NewFrontierUrl,
+  type RedirectedPage,
+  reclaimExpiredLeases,
+  releaseLeases,
+  skipPending,
+  type UrlResult,
+} from './frontier';
+import { HostLimiter } from './host-limiter';
+import { fetchRobotsText, policyFrom, type RobotsFetch } from './robots';
+import { loadRun } from './run';
+import { fetchSitemapUrls } from './sitemap';
+import { compileExcludes, isSameSite, normalizeUrl } from './url';
+import { AdaptiveWindow, isBackoffSignal } from './window';
+
+/**
+ * The crawl engine: a run is worked in bounded steps. Each step leases URLs from the Postgres
+ * frontier, fetches internal pages through the adaptive window and checks external targets through
+ * per-host limits, and writes results back in batched statements while requests are in flight.
+ * When its time budget is spent it stops leasing, finishes what it holds and returns; the next
+ * step (another function invocation, maybe another machine) continues from Postgres. Nothing
+ * about the run lives in memory beyond the step.
+ */
+
+export interface EngineTuning {
+  /** A step stops leasing after this long, then drains what it holds. */
+  stepBudgetMs: number;
+  /** Per request (every hop of a redirect chain together). */
+  requestTimeoutMs: number;
+  /** How long a lease lasts; a dead worker's URLs return to the pool after it. */
+  leaseMs: number;
+  /** External checks in flight at once, across all hosts. */
+  externalConcurrency: number;
+  /** External checks in flight at once against one host. */
+  maxPerExternalHost: number;
+  /** Attempts for an internal URL answering 429/503 or failing transiently before it is judged. */
+  maxAttempts: number;
+  /** Longest Retry-After honoured. */
+  retryAfterCapMs: number;
+  /** Results written per statement batch. */
+  flushSize: number;
+  /** Results never wait longer than this to be written. */
+  flushIntervalMs: number;
+}
+
+export const DEFAULT_TUNING: EngineTuning = {
+  stepBudgetMs: 30_000,
+  requestTimeoutMs: 10_000,
+  leaseMs: 120_000,
+  externalConcurrency: 32,
+  maxPerExternalHost: 4,
+  maxAttempts: 3,
+  retryAfterCapMs: 30_000,
+  flushSize: 250,
+  flushIntervalMs: 300,
+};
+
+/** Largest HTML document read; the rest of a bigger page is ignored. */
+const MAX_PAGE_BYTES = 5 * 1024 * 1024;
+/** Elements whose target is navigated to (fetched and parsed); everything else is an embedded resource. */
+const PAGE_TAGS = new Set(['a', 'area', 'iframe', 'meta']);
+const HTML_TYPES = /^\s*(text\/html|application\/xhtml\+xml)/i;
+const TRANSIENT_CODES = new Set(['timeout', 'reset', 'network']);
+
+export type WorkOutcome =
+  /** Time budget spent; more frontier remains. */
+  | { status: 'more' }
+  /** Nothing leasable now; URLs are leased (another worker, or deferred) until `untilMs`. */
+  | { status: 'wait'; untilMs: number }
+  /** Frontier exhausted: finalize. */
+  | { status: 'exhausted' }
+  /** The run is not crawling (finished, failed, still seeding or already finalizing). */
+  | { status: 'stopped' }
+  /** The caller's signal cancelled the step mid-way (nothing after the last write was kept). */
+  | { status: 'aborted' };
+
+export interface WorkOptions extends Partial<EngineTuning> {
+  signal?: AbortSignal;
+}
+
+/** The frontier key of the run's root URL. */
+export function rootFrontierUrl(settings: RunSettings): string {
+  return normalizeUrl(settings.rootUrl, undefined, settings.stripParams) ?? settings.rootUrl;
+}
+
+/** Pages this run may crawl: maxPages, or less when the monthly allowance is nearly used. */
+export function pageCap(settings: RunSettings): number {
+  return settings.allowanceRemaining === null
+    ? settings.maxPages
+    : Math.min(settings.maxPages, settings.allowanceRemaining);
+}
+
+function allowanceMessage(): string {
+  return `the monthly crawl allowance is used up; pages beyond it were not crawled (turn on overage to keep crawling)`;
+}
+
+/** Everything a step needs to judge URLs by the run's captured rules. */
+interface RunRules {
+  hostname: string;
+  root: string;
+  strip: Set<string>;
+  isExcluded: (url: string) => boolean;
+  isAllowed: (url: string) => boolean;
+  crawlDelayMs: number;
+  seo: boolean;
+}
+
+/** The stored robots.txt's rules; a run seeded without one (or before seeding) has none. */
+function robotsOf(settings: RunSettings) {
+  const stored = settings.robots;
+  return policyFrom(
+    stored
+      ? {
+          url: stored.url,
+          text: stored.text,
+          source: stored.text === null ? 'none' : 'file',
+          note: stored.note,
+        }
+      : { url: '', text: null, source: 'none', note: null },
+  );
+}
+
+function rulesOf(settings: RunSettings): RunRules {
+  const policy = robotsOf(settings);
+  const excluded = compileExcludes(settings.excludePaths);
+  return {
+    hostname: settings.hostname,
+    root: rootFrontierUrl(settings),
+    strip: new Set(settings.stripParams),
+    isExcluded: (url) => excluded(url),
+    isAllowed: (url) => policy.isAllowed(url),
+    crawlDelayMs: policy.crawlDelayMs,
+    seo: settings.seoEnabled,
+  };
+}
+
+/**
+ * Where a discovered URL goes: null when it must never enter the frontier (not http(s), too long,
+ * an excluded or robots-disallowed internal path), else its frontier key and kind.
+ */
+function admit(rules: RunRules, raw: string): { url: string; kind: 'internal' | 'external' } | null {
+  const url = rules.strip.size > 0 ? normalizeUrl(raw, undefined, rules.strip) : raw;
+  if (url === null || url.length > MAX_URL_LENGTH) return null;
+  if (!isSameSite(url, rules.hostname)) return { url, kind: 'external' };
+  if (rules.isExcluded(url) || !rules.isAllowed(url)) return null;
+  return { url, kind: 'internal' };
+}
+
+// --- seeding ----------------------------------------------------------------------------------
+
+/**
+ * Seeds a run: reads robots.txt, seeds the root URL and the sitemaps' URLs, and moves the run to
+ * `crawling`. Idempotent: it only acts on a run in phase `seeding`, and a repeat inserts nothing new.
+ */
+export async function seedRun(
+  db: Db,
+  runId: string,
+  options: WorkOptions = {},
+): Promise<'seeded' | 'skipped'> {
+  const tuning = { ...DEFAULT_TUNING, ...options };
+  const run = await loadRun(db, runId);
+  if (run?.state !== 'running' || run.phase !== 'seeding' || !run.settings) return 'skipped';
+  const settings = run.settings;
+  const now = Date.now();
+
+  if (pageCap(settings) <= 0) {
+    // Nothing may be crawled: the run ends at once (finalize records it as failed with this reason).
+    await db
+      .update(runs)
+      .set({ phase: 'crawling', error: allowanceMessage(), heartbeat_at: now })
+      .where(eq(runs.id, runId));
+    return 'seeded';
+  }
+
+  const origin = new URL(settings.rootUrl).origin;
+  const fetched: RobotsFetch = await fetchRobotsText(origin, {
+    timeoutMs: tuning.requestTimeoutMs,
+    signal: options.signal,
+  });
+  const seeded: RunSettings = {
+    ...settings,
+    robots: { url: fetched.url, text: fetched.text, note: fetched.note },
+  };
+  const rules = rulesOf(seeded);
+  const policy = policyFrom(fetched);
+
+  const entries: NewFrontierUrl[] = [
+    { url: rules.root, kind: 'internal', depth: 0, foundOn: null, isAsset: false },
+  ];
+  let error: string | null = null;
+  if (!rules.isAllowed(rules.root)) {
+    error = `robots.txt disallows ${rules.root} for SitewatchBot, so the site cannot be crawled`;
+  } else {
+    const sitemaps = [...new Set([...policy.sitemaps, new URL('/sitemap.xml', origin).href])];
+    const found = await fetchSitemapUrls(sitemaps, {
+      maxUrls: Math.min(50_000, pageCap(settings) * 2),
+      timeoutMs: tuning.requestTimeoutMs,
+      signal: options.signal,
+    });
+    for (const raw of found.urls) {
+      const admitted = admit(rules, raw);
+      if (admitted?.kind === 'internal' && admitted.url !== rules.root) {
+        entries.push({ url: admitted.url, kind: 'internal', depth: 1, foundOn: null, isAsset: false });
+      }
+    }
+  }
+
+  await db.transaction(async (tx) => {
+    // The root first: seq order is crawl order, and a root that fails ends the crawl early.
+    await enqueueUrls(tx as unknown as Db, runId, entries);
+    await tx
+      .update(runs)
+      .set({ phase: 'crawling', settings: seeded, heartbeat_at: now, ...(error ? { error } : {}) })
+      .where(sql`${runs.id} = ${runId} and ${runs.phase} = 'seeding'`);
+  });
+  if (error) await skipPending(db, runId, 'all', 'not crawled: the crawl could not start');
+  return 'seeded';
+}
+
+// --- one step ---------------------------------------------------------------------------------
+
+interface Processed {
+  lease: LeasedUrl;
+  /** Set when the URL is finished; absent when it is deferred for another attempt. */
+  result?: UrlResult;
+  deferUntil?: number;
+  newUrls: NewFrontierUrl[];
+  edges: LinkEdge[];
+  /** For the root URL only: why the crawl cannot go on. */
+  fatal?: string;
+  /**
+   * The lease redirected to another on-site URL whose page was parsed: it is recorded under that
+   * URL, with its links, only if the frontier does not have the URL yet.
+   */
+  redirectedPage?: RedirectedPage & { newUrls: NewFrontierUrl[]; edges: LinkEdge[] };
+}
+
+/**
+ * Works the run for one step. Returns what the caller should do next (see WorkOutcome). Safe to
+ * run in several workers at once and to repeat after a crash: see lib/crawl/frontier.ts.
+ */
+export async function workRun(db: Db, runId: string, options: WorkOptions = {}): Promise<WorkOutcome> {
+  const run = await loadRun(db, runId);
+  if (run?.state !== 'running' || run.phase !== 'crawling' || !run.settings) return { status: 'stopped' };
+  if (run.error !== null) {
+    // Seeding (or the root URL) already decided this run cannot go on.
+    await skipPending(db, runId, 'all', 'not crawled: the crawl could not continue');
+    return (await frontierProgress(db, runId)).leased === 0
+      ? { status: 'exhausted' }
+      : waitOutcome(db, runId);
+  }
+  return new Step(db, run, { ...DEFAULT_TUNING, ...options }, options.signal).work();
+}
+
+async function waitOutcome(db: Db, runId: string): Promise<WorkOutcome> {
+  const progress = await frontierProgress(db, runId);
+  return { status: 'wait', untilMs: progress.nextLeaseExpiry ?? Date.now() };
+}
+
+class Step {
+  private readonly rules: RunRules;
+  private readonly settings: RunSettings;
+  private readonly window: AdaptiveWindow;
+  private readonly hosts: HostLimiter;
+  private readonly cap: number;
+  private readonly deadline: number;
+  private readonly abort = new AbortController();
+
+  private pagesCrawled: number;
+  private internalQueue: LeasedUrl[] = [];
+  private externalQueue: LeasedUrl[] = [];
+  private internalInFlight = 0;
+  private externalInFlight = 0;
+  private internalDry = false;
+  private externalDry = false;
+  private lastInternalStart = 0;
+
+  private done: Processed[] = [];
+  private flushing: Promise<void> | null = null;
+  private lastFlush = Date.now();
+  private failure: unknown = null;
+  private fatal: string | null = null;
+  /** URLs this step already queued for insertion: repeated nav links cost one row, not thousands. */
+  private readonly seen = new Set<string>();
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly run: Run,
+    private readonly tuning: EngineTuning,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.settings = run.settings as RunSettings;
+    this.rules = rulesOf(this.settings);
+    this.window = new AdaptiveWindow({
+      max: Math.max(2, this.settings.maxConcurrency),
+      min: 2,
+      initial: run.window,
+    });
+    this.hosts = new HostLimiter(tuning.maxPerExternalHost);
+    this.cap = pageCap(this.settings);
+    this.pagesCrawled = run.pages_crawled;
+    this.deadline = Date.now() + tuning.stepBudgetMs;
+    // Every request in flight listens on this signal; hundreds at once is expected, not a leak.
+    setMaxListeners(0, this.abort.signal);
+    signal?.addEventListener('abort', () => this.abort.abort(), { once: true });
+    this.abort.signal.addEventListener('abort', () => this.notify(), { once: true });
+  }
+
+  /** Internal requests allowed in flight: the window, or one at a time under a Crawl-delay. */
+  private get internalLimit(): number {
+    return this.rules.crawlDelayMs > 0 ? 1 : this.window.current;
+  }
+
+  async work(): Promise<WorkOutcome> {
+    await reclaimExpiredLeases(this.db, this.run.id, Date.now());
+    try {
+      for (;;) {
+        if (this.abort.signal.aborted) return this.abandon();
+        if (this.failure) throw this.failure;
+        const leasing = Date.now() < this.deadline && this.fatal === null;
+        if (leasing) await this.refill();
+        else await this.releaseQueued();
+        this.dispatch();
+        if (this.shouldFlush()) this.startFlush();
+        if (!this.idle()) {
+          await this.sleep();
+          continue;
+        }
+        // Nothing in flight or queued: write what is left, then decide.
+        if (this.done.length > 0 || this.flushing) {
+          await this.flushNow();
+          continue;
+        }
+        if (this.fatal !== null) {
+          await skipPending(this.db, this.run.id, 'all', 'not crawled: the crawl could not continue');
+          return { status: 'exhausted' };
+        }
+        if (!leasing) return { status: 'more' };
+        if (!this.internalDry || !this.externalDry) continue;
+        const next = await this.nextAfterDry();
+        if (next) return next;
+      }
+    } catch (error) {
+      if (this.abort.signal.aborted) return this.abandon();
+      this.abort.abort();
+      // Queued URLs go back at once; those in flight are left to their lease expiry.
+      await this.releaseQueued().catch(() => {});
+      throw error;
+    }
+  }
+
+  private idle(): boolean {
+    return (
+      this.internalInFlight === 0 &&
+      this.externalInFlight === 0 &&
+      this.internalQueue.length === 0 &&
+      this.externalQueue.length === 0
+    );
+  }
+
+  /** Both queues ran dry and every result is written: is the run exhausted, waiting, or fed anew? */
+  private async nextAfterDry(): Promise<WorkOutcome | null> {
+    if (this.pagesCrawled >= this.cap) {
+      await skipPending(this.db, this.run.id, 'internal', this.capDetail());
+    }
+    const progress = await frontierProgress(this.db, this.run.id);
+    if (progress.pending > 0) {
+      this.internalDry = false;
+      this.externalDry = false;
+      return null;
+    }
+    if (progress.leased === 0) return { status: 'exhausted' };
+    const until = progress.nextLeaseExpiry ?? Date.now();
+    if (until >= this.deadline) return { status: 'wait', untilMs: until };
+    // Deferred URLs (Retry-After) or another worker's leases expire within this step: wait here.
+    await this.pause(Math.max(0, until - Date.now()) + 5);
+    await reclaimExpiredLeases(this.db, this.run.id, Date.now());
+    this.internalDry = false;
+    this.externalDry = false;
+    return null;
+  }
+
+  private capDetail(): string {
+    return this.settings.allowanceRemaining !== null &&
+      this.settings.allowanceRemaining < this.settings.maxPages
+      ? `not crawled: ${allowanceMessage()}`
+      : `not crawled: the site's maxPages (${this.settings.maxPages}) was reached`;
+  }
+
+  private async refill(): Promise<void> {
+    const now = Date.now();
+    const leaseUntil = now + this.tuning.leaseMs;
+    const internalWanted = Math.max(this.internalLimit * 2, 8) - this.internalQueue.length;
+    const capLeft = this.cap - this.pagesCrawled - this.internalInFlight - this.internalQueue.length;
+    if (!this.internalDry && internalWanted > this.internalLimit / 2 && capLeft > 0) {
+      const want = Math.min(internalWanted, capLeft);
+      const leased = await leaseUrls(this.db, this.run.id, 'internal', want, leaseUntil);
+      this.internalQueue.push(...leased);
+      if (leased.length < want) this.internalDry = true;
+    } else if (capLeft <= 0 && this.internalQueue.length === 0) {
+      this.internalDry = true;
+    }
+    const externalWanted = this.tuning.externalConcurrency * 2 - this.externalQueue.length;
+    if (!this.externalDry && externalWanted > this.tuning.externalConcurrency / 2) {
+      const leased = await leaseUrls(this.db, this.run.id, 'external', externalWanted, leaseUntil);
+      this.externalQueue.push(...leased);
+      if (leased.length < externalWanted) this.externalDry = true;
+    }
+  }
+
+  private async releaseQueued(): Promise<void> {
+    const queued = [...this.internalQueue, ...this.externalQueue];
+    if (queued.length === 0) return;
+    this.internalQueue = [];
+    this.externalQueue = [];
+    await releaseLeases(this.db, this.run.id, queued);
+  }
+
+  private dispatch(): void {
+    while (this.internalInFlight < this.internalLimit && this.internalQueue.length > 0) {
+      if (this.rules.crawlDelayMs > 0 && Date.now() - this.lastInternalStart < this.rules.crawlDelayMs) break;
+      const lease = this.internalQueue.shift() as LeasedUrl;
+      this.lastInternalStart = Date.now();
+      this.internalInFlight++;
+      this.track(this.fetchInternal(lease), () => this.internalInFlight--);
+    }
+    // Pick queued checks whose host has a free slot, so one slow host cannot hold every slot.
+    for (
+      let i = 0;
+      i < this.externalQueue.length && this.externalInFlight < this.tuning.externalConcurrency;
+    ) {
+      const lease = this.externalQueue[i] as LeasedUrl;
+      const host = hostOf(lease.url);
+      if (this.hosts.active(host) >= this.hosts.maxPerHost) {
+        i++;
+        continue;
+      }
+      this.externalQueue.splice(i, 1);
+      this.externalInFlight++;
+      this.track(
+        this.hosts.run(host, () => this.checkExternal(lease)),
+        () => this.externalInFlight--,
+      );
+    }
+  }
+
+  private track(task: Promise<Processed>, settle: () => void): void {
+    task.then(
+      (processed) => {
+        settle();
+        this.done.push(processed);
+        if (processed.fatal) this.fatal ??= processed.fatal;
+        this.notify();
+      },
+      (error: unknown) => {
+        settle();
+        if (!this.abort.signal.aborted) this.failure ??= error;
+        this.notify();
+      },
+    );
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  /** Waits for a request to finish, a flush to end, or a short tick (crawl-delay pacing, flush timer). */
+  private sleep(): Promise<void> {
+    const tick =
+      this.rules.crawlDelayMs > 0 ? Math.min(this.rules.crawlDelayMs, 100) : this.tuning.flushIntervalMs;
+    return this.pause(tick);
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private shouldFlush(): boolean {
+    if (this.flushing || this.done.length === 0) return false;
+    return (
+      this.done.length >= this.tuning.flushSize || Date.now() - this.lastFlush >= this.tuning.flushIntervalMs
+    );
+  }
+
+  private startFlush(): void {
+    const batch = this.done;
+    this.done = [];
+    this.lastFlush = Date.now();
+    this.flushing = this.write(batch)
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.flushing = null;
+        // Newly discovered URLs are pending now: lease again even if the queues had run dry.
+        if (batch.some((p) => p.newUrls.length > 0)) {
+          this.internalDry = false;
+          this.externalDry = false;
+        }
+        this.notify();
+      });
+  }
+
+  private async flushNow(): Promise<void> {
+    if (this.flushing) await this.flushing;
+    if (this.done.length > 0) {
+      this.startFlush();
+      await this.flushing;
+    }
+    if (this.failure) throw this.failure;
+  }
+
+  /** One transaction per batch: new URLs and edges first, then results, then the run's counters. */
+  private async write(batch: Processed[]): Promise<void> {
+    const newUrls: NewFrontierUrl[] = [];
+    const edges: LinkEdge[] = [];
+    const results: UrlResult[] = [];
+    const deferred: { url: string; token: number; until: number }[] = [];
+    for (const p of batch) {
+      newUrls.push(...p.newUrls);
+      edges.push(...p.edges);
+      if (p.result) results.push(p.result);
+      else if (p.deferUntil !== undefined)
+        deferred.push({ url: p.lease.url, token: p.lease.token, until: p.deferUntil });
+    }
+    const fatal = batch.find((p) => p.fatal)?.fatal ?? null;
+    const redirected = batch.flatMap((p) => (p.redirectedPage ? [p.redirectedPage] : []));
+    const runId = this.run.id;
+    const completed = await this.db.transaction(async (txn) => {
+      const tx = txn as unknown as Db;
+      const claimed =
+        redirected.length > 0 ? await claimRedirectedPages(tx, runId, redirected) : new Set<string>();
+      for (const page of redirected) {
+        if (!claimed.has(page.url)) continue;
+        newUrls.push(...page.newUrls);
+        edges.push(...page.edges);
+      }
+      await enqueueUrls(tx, runId, newUrls);
+      await insertEdges(tx, runId, edges);
+      const completedRows = await completeUrls(tx, runId, results);
+      await deferLeases(tx, runId, deferred);
+      const pages = completedRows.filter((r) => r.isPage).length + claimed.size;
+      const checked = completedRows.filter((r) => r.verdict !== 'skipped').length + claimed.size;
+      const broken = completedRows.filter((r) => r.verdict === 'broken' || r.verdict === 'error').length;
+      await tx
+        .update(runs)
+        .set({
+          pages_crawled: sql`${runs.pages_crawled} + ${pages}`,
+          links_checked: sql`${runs.links_checked} + ${checked}`,
+          broken_count: sql`${runs.broken_count} + ${broken}`,
+          window: this.internalLimit,
+          heartbeat_at: Date.now(),
+          ...(fatal ? { error: sql`coalesce(${runs.error}, ${fatal})` } : {}),
+        })
+        .where(eq(runs.id, runId));
+      return completedRows.filter((r) => r.isPage).length + claimed.size;
+    });
+    this.pagesCrawled += completed;
+  }
+
+  /** A crash stand-in: stop without writing what is not written yet; leases expire and are redone. */
+  private async abandon(): Promise<WorkOutcome> {
+    this.abort.abort();
+    if (this.flushing) await this.flushing;
+    return { status: 'aborted' };
+  }
+
+  // --- per URL --------------------------------------------------------------------------------
+
+  private async fetchInternal(lease: LeasedUrl): Promise<Processed> {
+    const isRoot = lease.url === this.rules.root;
+    let response: FollowedResponse;
+    try {
+      response = await fetchFollowing({
+        url: lease.url,
+        timeoutMs: this.tuning.requestTimeoutMs,
+        signal: this.abort.signal,
+        ...(lease.isAsset
+          ? { maxBytes: 0 }
+          : {
+              maxBytes: MAX_PAGE_BYTES,
+              headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
+            }),
+      });
+    } catch (error) {
+      if (!(error instanceof NetError) || error.code === 'aborted') throw error;
+      if (isBackoffSignal({ errorCode: error.code })) this.window.onBackoff();
+      if (TRANSIENT_CODES.has(error.code) && lease.token < this.tuning.maxAttempts) {
+        return this.deferred(lease, Date.now() + 1000);
+      }
+      const outcome = classifyFailure(error, lease.url);
+      return this.finished(lease, outcome, {
+        fatal: isRoot ? `the root URL ${lease.url} could not be fetched: ${outcome.detail}` : undefined,
+      });
+    }
+
+    if (isBackoffSignal({ status: response.status })) {
+      this.window.onBackoff();
+      if (lease.token < this.tuning.maxAttempts) {
+        const wait = retryAfterMs(response.headers, 1000, this.tuning.retryAfterCapMs);
+        return this.deferred(lease, Date.now() + wait);
+      }
+    } else {
+      this.window.onSuccess();
+    }
+
+    const outcome = classifyResponse(response);
+    if (outcome.verdict !== 'ok') {
+      return this.finished(lease, outcome, {
+        fatal: isRoot
+          ? `the root URL ${lease.url} answered ${response.status}: ${outcome.detail}`
+          : undefined,
+      });
+    }
+    const type = header(response.headers, 'content-type') ?? '';
+    const onSite = isSameSite(response.url, this.rules.hostname);
+    if (lease.isAsset || !onSite || !HTML_TYPES.test(type) || response.status >= 300) {
+      let fatal: string | undefined;
+      if (isRoot && !onSite) {
+        fatal = `the root URL redirects to ${response.url}, outside ${this.rules.hostname}; the crawl covers ${this.rules.hostname} only`;
+      } else if (isRoot) {
+        fatal = `the root URL ${lease.url} did not answer with an HTML page (content-type ${type || 'missing'})`;
+      }
+      return this.finished(lease, outcome, { fatal });
+    }
+    const landed =
+      this.rules.strip.size > 0 ? normalizeUrl(response.url, undefined, this.rules.strip) : response.url;
+    if (landed === lease.url || landed === null) return this.parsePage(lease, response, outcome, lease.url);
+    // Redirected to another page of the site: that page is parsed under its own URL (see Processed).
+    const target = admit(this.rules, response.url);
+    if (target === null || target.kind !== 'internal') return this.finished(lease, outcome, {});
+    const parsed = this.parsePage(lease, response, outcome, target.url);
+    this.seen.add(target.url);
+    return {
+      lease,
+      result: toResult(lease, outcome, null, false),
+      newUrls: [],
+      edges: [],
+      redirectedPage: {
+        url: target.url,
+        depth: lease.depth,
+        foundOn: lease.url,
+        statusCode: response.status,
+        seoFacts: parsed.result?.seoFacts ?? null,
+        newUrls: parsed.newUrls,
+        edges: parsed.edges,
+      },
+    };
+  }
+
+  /** Parses one HTML page (once: links and SEO facts come from the same document) as `pageUrl`. */
+  private parsePage(
+    lease: LeasedUrl,
+    response: FollowedResponse,
+    outcome: LinkCheckOutcome,
+    pageUrl: string,
+  ): Processed {
+    const $ = load(response.body.toString('utf8'));
+    const { links } = extractLinks($, response.url);
+    const seoFacts = this.rules.seo
+      ? extractSeoFacts($, response.url, { xRobotsTag: joinedHeader(response.headers['x-robots-tag']) })
+      : null;
+
+    const newUrls: NewFrontierUrl[] = [];
+    const edges: LinkEdge[] = [];
+    const onPage = new Set<string>();
+    for (const link of links) {
+      const target = admit(this.rules, link.url);
+      if (target === null || target.url === pageUrl || onPage.has(target.url)) continue;
+      onPage.add(target.url);
+      edges.push({
+        sourceUrl: pageUrl,
+        targetUrl: target.url,
+        text: link.text,
+        selector: link.selector,
+        attrs: link.attrs,
+      });
+      if (this.seen.has(target.url)) continue;
+      this.seen.add(target.url);
+      newUrls.push({
+        url: target.url,
+        kind: target.kind,
+        depth: lease.depth + 1,
+        foundOn: pageUrl,
+        isAsset: !PAGE_TAGS.has(link.tag),
+      });
+    }
+    if (this.seen.size > 200_000) this.seen.clear();
+    return { lease, result: toResult(lease, outcome, seoFacts, true), newUrls, edges };
+  }
+
+  private async checkExternal(lease: LeasedUrl): Promise<Processed> {
+    const outcome = await checkLink(lease.url, {
+      timeoutMs: this.tuning.requestTimeoutMs,
+      retryAfterCapMs: this.tuning.retryAfterCapMs,
+      signal: this.abort.signal,
+    });
+    return this.finished(lease, outcome, {});
+  }
+
+  private finished(
+    lease: LeasedUrl,
+    outcome: LinkCheckOutcome,
+    extra: { fatal?: string | undefined },
+  ): Processed {
+    const processed: Processed = {
+      lease,
+      result: toResult(lease, outcome, null, false),
+      newUrls: [],
+      edges: [],
+    };
+    if (extra.fatal) processed.fatal = extra.fatal;
+    return processed;
+  }
+
+  private deferred(lease: LeasedUrl, until: number): Processed {
+    return { lease, deferUntil: until, newUrls: [], edges: [] };
+  }
+}
+
+function toResult(
+  lease: LeasedUrl,
+  outcome: LinkCheckOutcome,
+  seoFacts: unknown,
+  isPage: boolean,
+): UrlResult {
+  return {
+    url: lease.url,
+    token: lease.token,
+    verdict: outcome.verdict,
+    statusCode: outcome.statusCode,
+    redirectChain: outcome.redirectChain ? JSON.stringify(outcome.redirectChain) : null,
+    detail: outcome.detail,
+    seoFacts,
+    isPage,
+  };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function joinedHeader(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}

@@ -1,0 +1,171 @@
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { notFound } from '@/lib/api/errors';
+import type { Principal } from '@/lib/auth/principal';
+import type { Db } from '@/lib/db/client';
+import { type BrokenLink, brokenLinks, type Run, runs, type Site, seoIssues } from '@/lib/db/schema';
+import { isSeoCheckId, type SeoIssue } from '@/lib/seo/checks';
+import { buildSeoReport, type SeoReport } from '@/lib/seo/report';
+import { scoreSeo } from '@/lib/seo/score';
+import { getVisibleSite } from '@/lib/sites/access';
+import { decodeList, type RunResource, runResource } from '@/lib/sites/resource';
+import { compileExcludes, type PathMatcher } from './url';
+
+/** The Broken link resource exactly as the spec lists it. */
+export function brokenLinkResource(b: BrokenLink) {
+  return {
+    id: b.id,
+    run_id: b.run_id,
+    tenant_id: b.tenant_id,
+    source_url: b.source_url,
+    target_url: b.target_url,
+    status: b.status,
+    status_code: b.status_code,
+    kind: b.kind,
+    redirect_chain: b.redirect_chain,
+    detail: b.detail,
+    created_at: b.created_at,
+    link_text: b.link_text,
+    link_selector: b.link_selector,
+    link_attrs: b.link_attrs,
+  };
+}
+export type BrokenLinkResource = ReturnType<typeof brokenLinkResource>;
+
+export interface BrokenLinkReport {
+  run: RunResource;
+  brokenLinks: BrokenLinkResource[];
+}
+
+/**
+ * The run a report describes: the latest finished crawl, or the running one when none finished yet
+ * (its rows appear when it finalizes).
+ */
+export async function latestReportRun(db: Db, site: Site): Promise<Run | undefined> {
+  const crawlsOfSite = and(
+    eq(runs.tenant_id, site.tenant_id),
+    eq(runs.site_id, site.id),
+    eq(runs.kind, 'crawl'),
+  );
+  const [finished] = await db
+    .select()
+    .from(runs)
+    .where(and(crawlsOfSite, ne(runs.state, 'running')))
+    .orderBy(desc(runs.started_at))
+    .limit(1);
+  if (finished) return finished;
+  const [running] = await db.select().from(runs).where(crawlsOfSite).orderBy(desc(runs.started_at)).limit(1);
+  return running;
+}
+
+/** Plain code-unit order: the same on every database collation. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether the site's current excludePaths hide a report row: excluded source page or internal target. */
+function excludedRow(
+  isExcluded: PathMatcher,
+  row: { source_url: string; target_url: string; kind: string },
+): boolean {
+  return isExcluded(row.source_url) || (row.kind === 'internal' && isExcluded(row.target_url));
+}
+
+/**
+ * GET /v1/sites/{id}/report: one row per (broken target, linking page), ordered by target then
+ * source. The site's current excludePaths apply retroactively, to the rows and to the headline
+ * counts, which are recomputed from the rows shown.
+ */
+export async function getBrokenLinkReport(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+): Promise<BrokenLinkReport> {
+  const site = await getVisibleSite(db, principal, siteId);
+  if (site.scanner_enabled !== 1) throw notFound('the Broken Links app is not enabled for this site');
+  const run = await latestReportRun(db, site);
+  if (!run) throw notFound('no crawl has run on this site yet');
+
+  const isExcluded = compileExcludes(decodeList(site.exclude_paths));
+  const rows = (
+    await db
+      .select()
+      .from(brokenLinks)
+      .where(and(eq(brokenLinks.tenant_id, site.tenant_id), eq(brokenLinks.run_id, run.id)))
+  ).filter((row) => !excludedRow(isExcluded, row));
+  rows.sort((a, b) => byText(a.target_url, b.target_url) || byText(a.source_url, b.source_url));
+
+  const targets = new Set<string>();
+  const sources = new Set<string>();
+  const internal = new Set<string>();
+  const external = new Set<string>();
+  for (const row of rows) {
+    targets.add(row.target_url);
+    sources.add(row.source_url);
+    (row.kind === 'internal' ? internal : external).add(row.target_url);
+  }
+  return {
+    run: {
+      ...runResource(run),
+      broken_count: targets.size,
+      pages_with_broken_count: sources.size,
+      internal_broken: internal.size,
+      external_broken: external.size,
+    },
+    brokenLinks: rows.map(brokenLinkResource),
+  };
+}
+
+export interface SeoReportResponse extends SeoReport {
+  run: RunResource;
+  /** Score and pages scanned after the site's current excludePaths (equal to the run's without exclusions). */
+  score: number | null;
+  pagesScanned: number;
+}
+
+/**
+ * GET /v1/sites/{id}/seo-report: the latest crawl's SEO issues grouped by check (lib/seo/report),
+ * with pages now excluded by excludePaths left out and the score recomputed without them.
+ */
+export async function getSeoReport(db: Db, principal: Principal, siteId: string): Promise<SeoReportResponse> {
+  const site = await getVisibleSite(db, principal, siteId);
+  if (site.seo_enabled !== 1) throw notFound('the SEO app is not enabled for this site');
+  const run = await latestReportRun(db, site);
+  if (!run) throw notFound('no crawl has run on this site yet');
+
+  const isExcluded = compileExcludes(decodeList(site.exclude_paths));
+  const stored = await db
+    .select()
+    .from(seoIssues)
+    .where(and(eq(seoIssues.tenant_id, site.tenant_id), eq(seoIssues.run_id, run.id)))
+    .orderBy(asc(seoIssues.page_url));
+  const issues: SeoIssue[] = [];
+  let hidden = false;
+  for (const row of stored) {
+    if (isExcluded(row.page_url)) {
+      hidden = true;
+      continue;
+    }
+    if (!isSeoCheckId(row.check)) continue;
+    issues.push({ check: row.check, impact: row.impact, pageUrl: row.page_url, detail: row.detail ?? '' });
+  }
+
+  let score = run.seo_score;
+  let pagesScanned = run.seo_pages_scanned;
+  if (hidden) {
+    pagesScanned = await scannedPagesNotExcluded(db, run.id, isExcluded, run.seo_pages_scanned);
+    score = scoreSeo(issues, pagesScanned).score;
+  }
+  return { run: runResource(run), score, pagesScanned, ...buildSeoReport(issues) };
+}
+
+/** Pages of the run with SEO facts, minus the now-excluded ones (the latest run keeps its frontier). */
+async function scannedPagesNotExcluded(
+  db: Db,
+  runId: string,
+  isExcluded: PathMatcher,
+  fallback: number,
+): Promise<number> {
+  const result = (await db.execute(
+    sql`select url from crawl_urls where run_id = ${runId}::uuid and is_page = 1 and seo_facts is not null`,
+  )) as unknown as { rows: { url: string }[] };
+  if (result.rows.length === 0) return fallback;
+  return result.rows.filter((row) => !isExcluded(row.url)).length;
+}

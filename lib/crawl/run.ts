@@ -1,0 +1,111 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { sendEvent } from '@/jobs/runtime';
+import type { Db } from '@/lib/db/client';
+import { type Run, type RunSettings, runs, type Site } from '@/lib/db/schema';
+import { decodeList } from '@/lib/sites/resource';
+import { crawlAllowanceRemaining } from '@/lib/usage/allowance';
+
+export type CrawlTrigger = 'schedule' | 'manual';
+
+export interface StartCrawlOptions {
+  trigger: CrawlTrigger;
+  /** Chain the accessibility render pass after the crawl (only meaningful with the app on). */
+  chainA11y: boolean;
+  now?: number;
+}
+
+export interface StartCrawlResult {
+  /** false when a crawl of the site was already running: `run` is that crawl. */
+  started: boolean;
+  run: Run;
+}
+
+/** The rules a run is judged by, captured when it starts: later site edits do not move a crawl. */
+export async function captureSettings(db: Db, site: Site, now: number): Promise<RunSettings> {
+  return {
+    rootUrl: site.root_url,
+    hostname: site.hostname,
+    maxPages: site.max_pages,
+    maxConcurrency: site.max_concurrency,
+    excludePaths: decodeList(site.exclude_paths),
+    stripParams: decodeList(site.strip_params),
+    seoEnabled: site.seo_enabled === 1,
+    scannerEnabled: site.scanner_enabled === 1,
+    allowanceRemaining: await crawlAllowanceRemaining(db, site, now),
+  };
+}
+
+/**
+ * Creates the run row of a crawl and asks the job runtime to work it. At most one crawl runs per
+ * site: the partial unique index on running crawls settles simultaneous triggers inside Postgres,
+ * and the loser gets the running crawl back with `started: false`.
+ *
+ * The event is sent after the row exists. If sending fails the run stays `running` in phase
+ * `seeding`, and the resume sweep (scheduler tick, runner boot) picks it up, so a start is never lost.
+ */
+export async function startCrawl(db: Db, site: Site, options: StartCrawlOptions): Promise<StartCrawlResult> {
+  const now = options.now ?? Date.now();
+  const settings = await captureSettings(db, site, now);
+  const [created] = await db
+    .insert(runs)
+    .values({
+      site_id: site.id,
+      tenant_id: site.tenant_id,
+      started_at: now,
+      state: 'running',
+      kind: 'crawl',
+      trigger: options.trigger,
+      chain_a11y: options.chainA11y ? 1 : 0,
+      phase: 'seeding',
+      window: Math.min(2, site.max_concurrency),
+      settings,
+      heartbeat_at: now,
+    })
+    .onConflictDoNothing({
+      target: runs.site_id,
+      where: sql`${runs.state} = 'running' and ${runs.kind} = 'crawl'`,
+    })
+    .returning();
+
+  if (!created) {
+    const running = await runningCrawl(db, site.tenant_id, site.id);
+    // The running crawl finished between our insert and this read: the caller may simply retry.
+    if (!running) return startCrawl(db, site, options);
+    return { started: false, run: running };
+  }
+
+  try {
+    await sendEvent({
+      name: 'crawl/requested',
+      id: `crawl-requested:${created.id}`,
+      data: { siteId: site.id, tenantId: site.tenant_id, runId: created.id, chainA11y: options.chainA11y },
+    });
+  } catch (error) {
+    console.error(
+      `crawl ${created.id}: could not hand the crawl to the job runtime; the resume sweep will`,
+      error,
+    );
+  }
+  return { started: true, run: created };
+}
+
+export async function runningCrawl(db: Db, tenantId: string, siteId: string): Promise<Run | undefined> {
+  const [run] = await db
+    .select()
+    .from(runs)
+    .where(
+      and(
+        eq(runs.tenant_id, tenantId),
+        eq(runs.site_id, siteId),
+        eq(runs.kind, 'crawl'),
+        eq(runs.state, 'running'),
+      ),
+    )
+    .limit(1);
+  return run;
+}
+
+export async function loadRun(db: Db, runId: string): Promise<Run | undefined> {
+  const [run] = await db.select().from(runs).where(eq(runs.id, runId)).limit(1);
+  return run;
+}

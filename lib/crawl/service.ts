@@ -1,0 +1,34 @@
+import { conflict } from '@/lib/api/errors';
+import type { TriggerCrawlBody } from '@/lib/api/schemas/crawl';
+import type { Principal } from '@/lib/auth/principal';
+import type { Db } from '@/lib/db/client';
+import { getVisibleSite } from '@/lib/sites/access';
+import { getLiveState, type LiveCrawlState } from '@/lib/sites/live';
+import { startCrawl } from './run';
+
+export interface TriggerCrawlResult {
+  started: boolean;
+  status: LiveCrawlState;
+}
+
+/**
+ * A manual crawl (POST /v1/sites/{id}/crawl). The caller's permission ('crawl') is checked by the
+ * route; this checks visibility and the apps. A manual crawl never moves the site's cadence clock.
+ */
+export async function triggerCrawl(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  body: TriggerCrawlBody,
+  now = Date.now(),
+): Promise<TriggerCrawlResult> {
+  const site = await getVisibleSite(db, principal, siteId);
+  if (site.scanner_enabled !== 1 && site.a11y_enabled !== 1) {
+    throw conflict(
+      'neither Broken Links nor Accessibility is enabled for this site: turn one on to crawl it',
+    );
+  }
+  const chainA11y = site.a11y_enabled === 1 && (body?.chainA11y ?? true);
+  const { started } = await startCrawl(db, site, { trigger: 'manual', chainA11y, now });
+  return { started, status: await getLiveState(db, site.tenant_id, site.id) };
+}

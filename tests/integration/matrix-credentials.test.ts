@@ -1,0 +1,387 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as billingRoute from '@/app/api/v1/billing/route';
+import * as rerollRoute from '@/app/api/v1/keys/[id]/reroll/route';
+import * as revokeRoute from '@/app/api/v1/keys/[id]/revoke/route';
+import * as keysRoute from '@/app/api/v1/keys/route';
+import * as limitRequestsRoute from '@/app/api/v1/me/limit-requests/route';
+import * as orgQuotaRoute from '@/app/api/v1/me/org-quota/route';
+import * as memberAccessRoute from '@/app/api/v1/members/[memberId]/access/route';
+import * as memberRoute from '@/app/api/v1/members/[memberId]/route';
+import * as membersRoute from '@/app/api/v1/members/route';
+import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
+import * as siteRoute from '@/app/api/v1/sites/[id]/route';
+import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
+import * as siteUsageRoute from '@/app/api/v1/sites/[id]/usage/route';
+import * as sitesRoute from '@/app/api/v1/sites/route';
+import * as usageRoute from '@/app/api/v1/usage/route';
+import type { Db } from '@/lib/db/client';
+import { apiKeys } from '@/lib/db/schema';
+import { useTestDatabase } from '../support/db';
+import { addMember, call, signInOwner } from '../support/http';
+
+/*
+ * Who may do what (spec Authentication rules 6 to 8), one organization, every kind of caller:
+ *
+ * owner, admin           sessions with full management
+ * member                 a member with no grants (default-deny) and no crawl permission
+ * member+site            a member granted the site {granted}, without crawl permission
+ * member+crawl           a member granted {granted}, with crawl permission
+ * key                    an API key for every site
+ * scoped-key             an API key restricted to {granted}
+ * revoked-key            a revoked key; expired-key: a key past its lifetime
+ * none                   no credential at all
+ *
+ * {granted} is the site granted to the members and the scoped key; {other} is a site outside those
+ * grants; {fresh...} is a resource made for that one cell (so deleting it cannot spoil the next).
+ * A site the caller cannot see is 404 before any role check (a 403 would confirm it exists); a
+ * visible site the role may not change is 403.
+ * `2xx` is a crawl trigger: 202 when it started a crawl, 200 when one was already running.
+ */
+const MATRIX = `
+  request                          | owner | admin | member | member+site | member+crawl | key | scoped-key | revoked-key | expired-key | none
+  GET    /sites                    | 200   | 200   | 200    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  POST   /sites                    | 201   | 201   | 403    | 403         | 403          | 201 | 403        | 401         | 401         | 401
+  GET    /sites/{granted}          | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}            | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  PATCH  /sites/{granted}          | 200   | 200   | 404    | 403         | 403          | 200 | 200        | 401         | 401         | 401
+  PATCH  /sites/{other}            | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  DELETE /sites/{fresh site}       | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/status   | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/status     | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/usage    | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  POST   /sites/{granted}/crawl    | 2xx   | 2xx   | 404    | 403         | 2xx          | 2xx | 2xx        | 401         | 401         | 401
+  POST   /sites/{other}/crawl      | 2xx   | 2xx   | 404    | 404         | 404          | 2xx | 404        | 401         | 401         | 401
+  GET    /keys                     | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /keys                     | 201   | 201   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /keys/{fresh key}/reroll  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /keys/{fresh key}/revoke  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /members                  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  PATCH  /members/{spare}          | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  PATCH  /members/{spare}/access   | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  DELETE /members/{fresh member}   | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /billing                  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  PATCH  /billing                  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /usage                    | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /me/org-quota             | 200   | 200   | 200    | 200         | 200          | 403 | 403        | 401         | 401         | 401
+  POST   /me/limit-requests        | 201   | 201   | 201    | 201         | 201          | 403 | 403        | 401         | 401         | 401
+`;
+
+type Handler = Parameters<typeof call>[0];
+type Fixture = { granted: string; other: string; spareMemberId: string };
+type MatrixRequest = {
+  handler: Handler;
+  method: string;
+  /** The target id for this cell: a fixture, or a resource made just for it. */
+  target?: (f: Fixture) => Promise<string> | string;
+  body?: unknown;
+  params?: 'id' | 'memberId';
+  path: (target: string) => string;
+};
+
+let db: Db;
+let teardown: () => Promise<void>;
+let ownerToken: string;
+let tenantId: string;
+let fixture: Fixture;
+const credentials: Record<string, { token?: string; apiKey?: string }> = {};
+
+const freshSite = async () => {
+  const res = await call(sitesRoute.POST, {
+    path: '/api/v1/sites',
+    token: ownerToken,
+    body: { rootUrl: `https://fresh-${Math.random().toString(36).slice(2)}.example/` },
+  });
+  if (res.status !== 201) throw new Error(`fixture site: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.site.id as string;
+};
+const freshKey = async () => {
+  const res = await call(keysRoute.POST, {
+    path: '/api/v1/keys',
+    token: ownerToken,
+    body: { name: 'fresh' },
+  });
+  return res.body.key.id as string;
+};
+let joined = 0;
+const freshMember = async () =>
+  (await addMember(db, { ownerToken, tenantId, email: `fresh-${++joined}@matrix.test`, role: 'member' }))
+    .memberId;
+
+const site =
+  (suffix = '') =>
+  (id: string) =>
+    `/api/v1/sites/${id}${suffix}`;
+
+/** What each row label of MATRIX sends. */
+const REQUESTS: Record<string, MatrixRequest> = {
+  'GET /sites': { handler: sitesRoute.GET, method: 'GET', path: () => '/api/v1/sites' },
+  'POST /sites': {
+    handler: sitesRoute.POST,
+    method: 'POST',
+    path: () => '/api/v1/sites',
+    body: { rootUrl: 'https://created-by-matrix.example/' },
+  },
+  'GET /sites/{granted}': {
+    handler: siteRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site(),
+  },
+  'GET /sites/{other}': {
+    handler: siteRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site(),
+  },
+  'PATCH /sites/{granted}': {
+    handler: siteRoute.PATCH,
+    method: 'PATCH',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site(),
+    body: { seoEnabled: true },
+  },
+  'PATCH /sites/{other}': {
+    handler: siteRoute.PATCH,
+    method: 'PATCH',
+    target: (f) => f.other,
+    params: 'id',
+    path: site(),
+    body: { seoEnabled: true },
+  },
+  'DELETE /sites/{fresh site}': {
+    handler: siteRoute.DELETE,
+    method: 'DELETE',
+    target: freshSite,
+    params: 'id',
+    path: site(),
+  },
+  'GET /sites/{granted}/status': {
+    handler: statusRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/status'),
+  },
+  'GET /sites/{other}/status': {
+    handler: statusRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site('/status'),
+  },
+  'GET /sites/{granted}/usage': {
+    handler: siteUsageRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/usage'),
+  },
+  'POST /sites/{granted}/crawl': {
+    handler: crawlRoute.POST,
+    method: 'POST',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/crawl'),
+    body: { chainA11y: false },
+  },
+  'POST /sites/{other}/crawl': {
+    handler: crawlRoute.POST,
+    method: 'POST',
+    target: (f) => f.other,
+    params: 'id',
+    path: site('/crawl'),
+    body: { chainA11y: false },
+  },
+  'GET /keys': { handler: keysRoute.GET, method: 'GET', path: () => '/api/v1/keys' },
+  'POST /keys': {
+    handler: keysRoute.POST,
+    method: 'POST',
+    path: () => '/api/v1/keys',
+    body: { name: 'matrix' },
+  },
+  'POST /keys/{fresh key}/reroll': {
+    handler: rerollRoute.POST,
+    method: 'POST',
+    target: freshKey,
+    params: 'id',
+    path: (id) => `/api/v1/keys/${id}/reroll`,
+  },
+  'POST /keys/{fresh key}/revoke': {
+    handler: revokeRoute.POST,
+    method: 'POST',
+    target: freshKey,
+    params: 'id',
+    path: (id) => `/api/v1/keys/${id}/revoke`,
+  },
+  'GET /members': { handler: membersRoute.GET, method: 'GET', path: () => '/api/v1/members' },
+  'PATCH /members/{spare}': {
+    handler: memberRoute.PATCH,
+    method: 'PATCH',
+    target: (f) => f.spareMemberId,
+    params: 'memberId',
+    path: (id) => `/api/v1/members/${id}`,
+    body: { role: 'member' },
+  },
+  'PATCH /members/{spare}/access': {
+    handler: memberAccessRoute.PATCH,
+    method: 'PATCH',
+    target: (f) => f.spareMemberId,
+    params: 'memberId',
+    path: (id) => `/api/v1/members/${id}/access`,
+    body: { siteIds: [], canCrawl: false },
+  },
+  'DELETE /members/{fresh member}': {
+    handler: memberRoute.DELETE,
+    method: 'DELETE',
+    target: freshMember,
+    params: 'memberId',
+    path: (id) => `/api/v1/members/${id}`,
+  },
+  'GET /billing': { handler: billingRoute.GET, method: 'GET', path: () => '/api/v1/billing' },
+  'PATCH /billing': {
+    handler: billingRoute.PATCH,
+    method: 'PATCH',
+    path: () => '/api/v1/billing',
+    body: { overageEnabled: true },
+  },
+  'GET /usage': { handler: usageRoute.GET, method: 'GET', path: () => '/api/v1/usage' },
+  'GET /me/org-quota': { handler: orgQuotaRoute.GET, method: 'GET', path: () => '/api/v1/me/org-quota' },
+  'POST /me/limit-requests': {
+    handler: limitRequestsRoute.POST,
+    method: 'POST',
+    path: () => '/api/v1/me/limit-requests',
+    body: { kind: 'user_orgs', requestedLimit: 5, reason: 'credential matrix' },
+  },
+};
+
+// ---- the table, parsed -----------------------------------------------------------------------
+
+const [header, ...lines] = MATRIX.trim()
+  .split('\n')
+  .map((line) => line.split('|').map((cell) => cell.trim()));
+const CALLERS = header!.slice(1);
+const ROWS = lines.map(([label, ...cells]) => ({
+  label: label!.replace(/\s+/, ' '),
+  expected: Object.fromEntries(CALLERS.map((caller, i) => [caller, cells[i]!])),
+}));
+
+const matches = (expected: string, status: number) =>
+  expected === '2xx' ? status === 200 || status === 202 : status === Number(expected);
+
+// ---- the organization and its callers --------------------------------------------------------
+
+const grant = (memberId: string, body: unknown) =>
+  call(memberAccessRoute.PATCH, {
+    method: 'PATCH',
+    path: `/api/v1/members/${memberId}/access`,
+    params: { memberId },
+    token: ownerToken,
+    body,
+  });
+
+const mintKey = async (body: unknown) =>
+  (await call(keysRoute.POST, { path: '/api/v1/keys', token: ownerToken, body })).body as {
+    key: { id: string };
+    secret: string;
+  };
+
+beforeAll(async () => {
+  ({ db, teardown } = await useTestDatabase());
+  const owner = await signInOwner(db, 'owner@matrix.test');
+  ownerToken = owner.token;
+  tenantId = owner.tenantId;
+  // Overage on, so site creation in the matrix is about credentials, not the included-site count.
+  await call(billingRoute.PATCH, {
+    path: '/api/v1/billing',
+    method: 'PATCH',
+    token: ownerToken,
+    body: { overageEnabled: true },
+  });
+  const granted = await freshSite();
+  const other = await freshSite();
+
+  const join = (email: string, role: 'admin' | 'member') =>
+    addMember(db, { ownerToken, tenantId, email, role });
+  const admin = await join('admin@matrix.test', 'admin');
+  const member = await join('member@matrix.test', 'member');
+  const memberSite = await join('member-site@matrix.test', 'member');
+  const memberCrawl = await join('member-crawl@matrix.test', 'member');
+  const spare = await join('spare@matrix.test', 'member');
+  expect((await grant(memberSite.memberId, { siteIds: [granted] })).status).toBe(200);
+  expect((await grant(memberCrawl.memberId, { siteIds: [granted], canCrawl: true })).status).toBe(200);
+
+  const key = await mintKey({ name: 'all sites' });
+  const scoped = await mintKey({ name: 'one site', siteIds: [granted] });
+  const revoked = await mintKey({ name: 'revoked' });
+  await call(revokeRoute.POST, {
+    path: `/api/v1/keys/${revoked.key.id}/revoke`,
+    method: 'POST',
+    params: { id: revoked.key.id },
+    token: ownerToken,
+  });
+  const expired = await mintKey({ name: 'expired', expiresInDays: 1 });
+  await db
+    .update(apiKeys)
+    .set({ expires_at: Date.now() - 1 })
+    .where(eq(apiKeys.id, expired.key.id));
+
+  Object.assign(credentials, {
+    owner: { token: ownerToken },
+    admin: { token: admin.token },
+    member: { token: member.token },
+    'member+site': { token: memberSite.token },
+    'member+crawl': { token: memberCrawl.token },
+    key: { apiKey: key.secret },
+    'scoped-key': { apiKey: scoped.secret },
+    'revoked-key': { apiKey: revoked.secret },
+    'expired-key': { apiKey: expired.secret },
+    none: {},
+  });
+  fixture = { granted, other, spareMemberId: spare.memberId };
+});
+afterAll(() => teardown());
+
+// ---- checks ----------------------------------------------------------------------------------
+
+it('has a request for every row, a row for every request and a credential for every column', () => {
+  expect(ROWS.map((r) => r.label).sort()).toEqual(Object.keys(REQUESTS).sort());
+  expect(Object.keys(credentials).sort()).toEqual([...CALLERS].sort());
+});
+
+it('lists for each caller exactly the sites it may see', async () => {
+  const visible = async (caller: string) => {
+    const res = await call(sitesRoute.GET, { path: '/api/v1/sites', ...credentials[caller] });
+    return (res.body.sites as { id: string }[]).map((s) => s.id).sort();
+  };
+  const everything = [fixture.granted, fixture.other].sort();
+  for (const caller of ['owner', 'admin', 'key']) expect(await visible(caller)).toEqual(everything);
+  expect(await visible('member')).toEqual([]);
+  for (const caller of ['member+site', 'member+crawl', 'scoped-key']) {
+    expect(await visible(caller)).toEqual([fixture.granted]);
+  }
+});
+
+describe.each(ROWS)('$label', ({ label, expected }) => {
+  it.each(CALLERS)('as %s', async (caller) => {
+    const request = REQUESTS[label];
+    if (!request) throw new Error(`no request for matrix row "${label}": add it to REQUESTS`);
+    const target = request.target ? await request.target(fixture) : '';
+    const res = await call(request.handler, {
+      method: request.method,
+      path: request.path(target),
+      params: request.params ? { [request.params]: target } : undefined,
+      body: request.body,
+      ...credentials[caller],
+    });
+    const want = expected[caller]!;
+    expect(
+      matches(want, res.status),
+      `${label} as ${caller}: want ${want}, got ${res.status} ${JSON.stringify(res.body)}`,
+    ).toBe(true);
+    if (res.status >= 400) expect(Object.keys(res.body)).toEqual(['error']);
+  });
+});

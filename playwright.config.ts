@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import chromium from '@sparticuz/chromium';
+
+/**
+ * e2e against the built app, served by `npm start` on the embedded defaults (PGlite in a fresh
+ * folder, local mail outbox). The server's output is teed to a log file: the tests read the
+ * emailed sign-in codes from the outbox lines there, as a person would read their inbox.
+ *
+ * Playwright loads this file in the runner and again in each worker; the run folder is created once
+ * and handed to the workers through the environment they inherit.
+ */
+process.env.SITEWATCH_E2E_DIR ??= mkdtempSync(join(tmpdir(), 'sitewatch-e2e-'));
+const runDir = process.env.SITEWATCH_E2E_DIR;
+const port = Number(process.env.E2E_PORT ?? 3100);
+export const baseURL = `http://localhost:${port}`;
+
+const executablePath = process.env.CHROMIUM_PATH || (await chromium.executablePath());
+// @sparticuz/chromium's flags are tuned for one page per Lambda; --single-process makes a browser
+// with several contexts (signed-in owner, signed-out invitee) fall over, and --disable-web-security
+// would hide the same-origin rules the dashboard lives under.
+const launchArgs = chromium.args.filter((a) => a !== '--single-process' && a !== '--disable-web-security');
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: join(runDir, 'results'),
+  // One server, one database, one story: tests build on each other's state in order.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? [['list'], ['github']] : 'list',
+  use: {
+    baseURL,
+    launchOptions: { executablePath, args: launchArgs, headless: true },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    { name: 'setup', testMatch: /auth\.setup\.ts/ },
+    {
+      name: 'dashboard',
+      testMatch: /.*\.spec\.ts/,
+      dependencies: ['setup'],
+      use: { storageState: join(runDir, 'owner.json') },
+    },
+  ],
+  webServer: {
+    command: `npm start 2>&1 | tee ${JSON.stringify(join(runDir, 'server.log'))}`,
+    url: `${baseURL}/sign-in`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      APP_URL: baseURL,
+      PGLITE_DIR: join(runDir, 'pglite'),
+    },
+  },
+});

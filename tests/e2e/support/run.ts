@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The run folder playwright.config.ts created: server log, database, saved sign-in state. */
+export function runDir(): string {
+  const dir = process.env.SITEWATCH_E2E_DIR;
+  if (!dir) throw new Error('SITEWATCH_E2E_DIR is unset: run the e2e suite through playwright.config.ts');
+  return dir;
+}
+
+export const ownerStatePath = () => join(runDir(), 'owner.json');
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The newest sign-in code mailed to `email`, read from the outbox lines the server prints
+ * (`mail to=<address> subject="123456 is your Sitewatch sign-in code"`). Waits for it to appear.
+ * `after` skips codes already used, so a second sign-in never picks up the first code.
+ */
+export async function signInCodeFor(email: string, after?: string, timeoutMs = 15_000): Promise<string> {
+  const pattern = new RegExp(
+    `mail to=${escapeRegExp(email)} subject="(\\d{6}) is your Sitewatch sign-in code"`,
+    'g',
+  );
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const log = readFileSync(join(runDir(), 'server.log'), 'utf8');
+    const codes = [...log.matchAll(pattern)].map((m) => m[1]!);
+    const latest = codes.at(-1);
+    if (latest && latest !== after) return latest;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no sign-in code for ${email} appeared in the server log`);
+}
+
+/** The invitation link mailed to `email`, from the outbox body printed under the subject line. */
+export async function invitationLinkFor(email: string, timeoutMs = 15_000): Promise<string> {
+  const pattern = new RegExp(
+    `mail to=${escapeRegExp(email)} subject="[^"]*invited you[^"]*"[\\s\\S]*?(https?://\\S+/invite/[0-9a-f-]{36})`,
+    'g',
+  );
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const log = readFileSync(join(runDir(), 'server.log'), 'utf8');
+    const link = [...log.matchAll(pattern)].at(-1)?.[1];
+    if (link) return link;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no invitation for ${email} appeared in the server log`);
+}

@@ -8,7 +8,7 @@ import { assertOrganizationSites } from '@/lib/keys/site-scope';
 
 /*
  * Members of one organization and what each may see. better-auth owns the member rows (invitations,
- * sign-in); this module owns roles changes, removal and per-site access, and enforces the owner rules
+ * sign-in); this module owns role changes, removal and per-site access, and enforces the owner rules
  * itself inside one transaction per change, holding the organization row lock, so two concurrent
  * demotions or removals can never leave an organization without an owner (better-auth's own
  * remove-member checks and deletes in separate statements).

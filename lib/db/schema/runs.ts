@@ -62,6 +62,9 @@ export const runs = pgTable(
   ],
 );
 
+/** One outgoing link of a crawled page: target URL, anchor text, positional selector, attributes JSON. */
+export type PageLink = [target: string, text: string | null, selector: string | null, attrs: string | null];
+
 export type RunSettings = {
   rootUrl: string;
   hostname: string;
@@ -104,6 +107,12 @@ export const crawlUrls = pgTable(
     detail: text('detail'),
     /** The crawled page's SEO facts (internal HTML pages with the SEO app on). */
     seo_facts: jsonb('seo_facts'),
+    /**
+     * The page's outgoing links (edges), one entry per distinct target:
+     * `[target_url, link_text, link_selector, link_attrs]`. Kept on the page's own row so a crawled
+     * page costs one write, not one per link; finalization joins them to the targets' verdicts.
+     */
+    links: jsonb('links').$type<PageLink[]>(),
     is_page: integer('is_page').notNull().default(0),
     /**
      * 1 when the URL was only seen as an embedded resource (img, script, stylesheet, media): it is
@@ -118,22 +127,6 @@ export const crawlUrls = pgTable(
     index('crawl_urls_pending_idx').on(t.run_id, t.kind, t.seq).where(sql`${t.state} = 'pending'`),
     index('crawl_urls_leased_idx').on(t.run_id, t.lease_expires_at).where(sql`${t.state} = 'leased'`),
   ],
-);
-
-/** Link edges (source page -> target) with the element that carries the link. */
-export const crawlLinks = pgTable(
-  'crawl_links',
-  {
-    run_id: uuid('run_id')
-      .notNull()
-      .references(() => runs.id, { onDelete: 'cascade' }),
-    source_url: text('source_url').notNull(),
-    target_url: text('target_url').notNull(),
-    link_text: text('link_text'),
-    link_selector: text('link_selector'),
-    link_attrs: text('link_attrs'),
-  },
-  (t) => [primaryKey({ columns: [t.run_id, t.target_url, t.source_url] })],
 );
 
 export const brokenLinks = pgTable(

@@ -91,7 +91,9 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
                           {m.name || m.email}
                           {self ? <span className="ml-1 text-zinc-600">(you)</span> : null}
                         </div>
-                        <div className="text-xs text-zinc-600">{m.email}</div>
+                        {m.name && m.name !== m.email ? (
+                          <div className="text-xs text-zinc-600">{m.email}</div>
+                        ) : null}
                       </Td>
                       <Td>
                         {editable ? (

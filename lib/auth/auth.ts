@@ -23,6 +23,9 @@ function buildAuth(db: Db) {
     baseURL: c.appUrl,
     secret: c.authSecret,
     trustedOrigins: [c.appUrl],
+    // Role changes and removals go through /v1/members, which holds the organization lock, keeps the
+    // last owner and cleans up site grants; better-auth's own versions would skip all three.
+    disabledPaths: ['/organization/update-member-role', '/organization/remove-member'],
     database: drizzleAdapter(db, { provider: 'pg', schema, usePlural: true }),
     advanced: {
       database: { generateId: () => randomUUID() },

@@ -143,6 +143,13 @@ describe('organizations and invitations', () => {
     expect(roles).toContainEqual({ org: organizationId, role: 'member' });
   });
 
+  it('leaves role changes and removals to /v1/members', async () => {
+    const { token } = await signIn(db, 'bypass@example.com');
+    const role = await authPost('/organization/update-member-role', { memberId: 'x', role: 'admin' }, token);
+    const remove = await authPost('/organization/remove-member', { memberIdOrEmail: 'x' }, token);
+    expect([role.status, remove.status]).toEqual([404, 404]);
+  });
+
   it('protects the last owner from leaving', async () => {
     const solo = await signIn(db, 'solo@example.com');
     const session = (await (await authGet('/get-session', solo.token)).json()) as {

@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     // Mail and job logs are useful when a test fails and noise when it passes.
     silent: 'passed-only',
+    // Each integration file gets its own database; two workers fit the 2-core machines.
+    maxWorkers: 2,
     env: { NODE_ENV: 'test', ALLOW_PRIVATE_NETWORK: 'true', EMBEDDED_RUNNER: 'false' },
     projects: [
       {
@@ -21,8 +23,6 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Each file gets its own schema; two workers fit the 2-core machines.
-          maxWorkers: 2,
         },
       },
     ],

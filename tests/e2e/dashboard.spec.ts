@@ -141,7 +141,10 @@ test('members page lists the owner and sends an invitation', async ({ page }) =>
 
 test('an invited person signs in from the link and joins as a member', async ({ browser }) => {
   const link = await invitationLinkFor(TEAMMATE);
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const context = await browser.newContext({
+    storageState: { cookies: [], origins: [] },
+    extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.3' },
+  });
   const page = await context.newPage();
   await page.goto(new URL(link).pathname);
   await expect(page.getByRole('heading', { level: 1, name: /^Join / })).toBeVisible();

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { load } from 'cheerio';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
-import { type Run, type RunSettings, runs } from '@/lib/db/schema';
+import { type PageLink, type Run, type RunSettings, runs } from '@/lib/db/schema';
 import { type FollowedResponse, fetchFollowing, header, NetError } from '@/lib/net';
 import { extractSeoFacts } from '@/lib/seo/extract';
 import { checkLink, classifyFailure, classifyResponse, type LinkCheckOutcome, retryAfterMs } from './check';
@@ -13,9 +13,7 @@ import {
   deferLeases,
   enqueueUrls,
   frontierProgress,
-  insertEdges,
   type LeasedUrl,
-  type LinkEdge,
   leaseUrls,
   MAX_URL_LENGTH,
   type NewFrontierUrl,
@@ -244,14 +242,14 @@ interface Processed {
   result?: UrlResult;
   deferUntil?: number;
   newUrls: NewFrontierUrl[];
-  edges: LinkEdge[];
+
   /** For the root URL only: why the crawl cannot go on. */
   fatal?: string;
   /**
    * The lease redirected to another on-site URL whose page was parsed: it is recorded under that
    * URL, with its links, only if the frontier does not have the URL yet.
    */
-  redirectedPage?: RedirectedPage & { newUrls: NewFrontierUrl[]; edges: LinkEdge[] };
+  redirectedPage?: RedirectedPage & { newUrls: NewFrontierUrl[] };
 }
 
 /**
@@ -541,15 +539,13 @@ class Step {
     if (this.failure) throw this.failure;
   }
 
-  /** One transaction per batch: new URLs and edges first, then results, then the run's counters. */
+  /** One transaction per batch: new URLs first, then results, then the run's counters. */
   private async write(batch: Processed[]): Promise<void> {
     const newUrls: NewFrontierUrl[] = [];
-    const edges: LinkEdge[] = [];
     const results: UrlResult[] = [];
     const deferred: { url: string; token: number; until: number }[] = [];
     for (const p of batch) {
       newUrls.push(...p.newUrls);
-      edges.push(...p.edges);
       if (p.result) results.push(p.result);
       else if (p.deferUntil !== undefined)
         deferred.push({ url: p.lease.url, token: p.lease.token, until: p.deferUntil });
@@ -564,10 +560,8 @@ class Step {
       for (const page of redirected) {
         if (!claimed.has(page.url)) continue;
         newUrls.push(...page.newUrls);
-        edges.push(...page.edges);
       }
       await enqueueUrls(tx, runId, newUrls);
-      await insertEdges(tx, runId, edges);
       const completedRows = await completeUrls(tx, runId, results);
       await deferLeases(tx, runId, deferred);
       const pages = completedRows.filter((r) => r.isPage).length + claimed.size;
@@ -664,17 +658,16 @@ class Step {
     this.seen.add(target.url);
     return {
       lease,
-      result: toResult(lease, outcome, null, false),
+      result: toResult(lease, outcome, null, null),
       newUrls: [],
-      edges: [],
       redirectedPage: {
         url: target.url,
         depth: lease.depth,
         foundOn: lease.url,
         statusCode: response.status,
         seoFacts: parsed.result?.seoFacts ?? null,
+        links: parsed.result?.links ?? [],
         newUrls: parsed.newUrls,
-        edges: parsed.edges,
       },
     };
   }
@@ -693,19 +686,13 @@ class Step {
       : null;
 
     const newUrls: NewFrontierUrl[] = [];
-    const edges: LinkEdge[] = [];
+    const pageLinks: PageLink[] = [];
     const onPage = new Set<string>();
     for (const link of links) {
       const target = admit(this.rules, link.url);
       if (target === null || target.url === pageUrl || onPage.has(target.url)) continue;
       onPage.add(target.url);
-      edges.push({
-        sourceUrl: pageUrl,
-        targetUrl: target.url,
-        text: link.text,
-        selector: link.selector,
-        attrs: link.attrs,
-      });
+      pageLinks.push([target.url, link.text, link.selector, link.attrs]);
       if (this.seen.has(target.url)) continue;
       this.seen.add(target.url);
       newUrls.push({
@@ -717,7 +704,7 @@ class Step {
       });
     }
     if (this.seen.size > 200_000) this.seen.clear();
-    return { lease, result: toResult(lease, outcome, seoFacts, true), newUrls, edges };
+    return { lease, result: toResult(lease, outcome, seoFacts, pageLinks), newUrls };
   }
 
   private async checkExternal(lease: LeasedUrl): Promise<Processed> {
@@ -736,16 +723,15 @@ class Step {
   ): Processed {
     const processed: Processed = {
       lease,
-      result: toResult(lease, outcome, null, false),
+      result: toResult(lease, outcome, null, null),
       newUrls: [],
-      edges: [],
     };
     if (extra.fatal) processed.fatal = extra.fatal;
     return processed;
   }
 
   private deferred(lease: LeasedUrl, until: number): Processed {
-    return { lease, deferUntil: until, newUrls: [], edges: [] };
+    return { lease, deferUntil: until, newUrls: [] };
   }
 }
 
@@ -753,7 +739,8 @@ function toResult(
   lease: LeasedUrl,
   outcome: LinkCheckOutcome,
   seoFacts: unknown,
-  isPage: boolean,
+  /** The page's links when it was crawled as a page; null for anything only checked. */
+  links: PageLink[] | null,
 ): UrlResult {
   return {
     url: lease.url,
@@ -763,7 +750,8 @@ function toResult(
     redirectChain: outcome.redirectChain ? JSON.stringify(outcome.redirectChain) : null,
     detail: outcome.detail,
     seoFacts,
-    isPage,
+    isPage: links !== null,
+    links,
   };
 }
 

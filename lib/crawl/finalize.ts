@@ -29,6 +29,7 @@ export interface FinalizeResult {
 }
 
 const SEO_CHUNK = 500;
+const SEO_INSERT_CHUNK = 5000;
 
 async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -66,14 +67,16 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
     .transaction(async (txn) => {
       const tx = txn as unknown as Db;
       await tx.execute(sql`delete from broken_links where run_id = ${runId}::uuid`);
+      // One row per (broken target, linking page): the pages' stored links joined to the targets.
       await tx.execute(
         sql`insert into broken_links (run_id, tenant_id, source_url, target_url, status, status_code, kind,
             redirect_chain, detail, created_at, link_text, link_selector, link_attrs)
-          select l.run_id, ${run.tenant_id}, l.source_url, l.target_url, u.verdict, u.status_code, u.kind,
-            u.redirect_chain, u.detail, ${now}::bigint, l.link_text, l.link_selector, l.link_attrs
-          from crawl_links l
-          join crawl_urls u on u.run_id = l.run_id and u.url = l.target_url
-          where l.run_id = ${runId}::uuid and u.verdict in ('broken', 'error')
+          select p.run_id, ${run.tenant_id}, p.url, u.url, u.verdict, u.status_code, u.kind,
+            u.redirect_chain, u.detail, ${now}::bigint, l.link ->> 1, l.link ->> 2, l.link ->> 3
+          from crawl_urls p
+          cross join lateral jsonb_array_elements(p.links) as l(link)
+          join crawl_urls u on u.run_id = p.run_id and u.url = l.link ->> 0
+          where p.run_id = ${runId}::uuid and p.links is not null and u.verdict in ('broken', 'error')
           on conflict do nothing`,
       );
       const [broken] = await rows<Record<string, string | number>>(
@@ -87,17 +90,21 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
 
       await tx.delete(seoIssues).where(eq(seoIssues.run_id, runId));
       if (seo) {
-        for (let i = 0; i < seo.issues.length; i += SEO_CHUNK) {
-          await tx.insert(seoIssues).values(
-            seo.issues.slice(i, i + SEO_CHUNK).map((issue) => ({
-              run_id: runId,
-              tenant_id: run.tenant_id,
+        // One JSON parameter per chunk: thousands of issues without per-row query building.
+        for (let i = 0; i < seo.issues.length; i += SEO_INSERT_CHUNK) {
+          const records = seo.issues
+            .slice(i, i + SEO_INSERT_CHUNK)
+            .map((issue) => ({
               check: issue.check,
               impact: issue.impact,
               page_url: issue.pageUrl,
               detail: issue.detail,
-              created_at: now,
-            })),
+            }));
+          await tx.execute(
+            sql`insert into seo_issues (run_id, tenant_id, "check", impact, page_url, detail, created_at)
+                select ${runId}::uuid, ${run.tenant_id}, x."check", x.impact, x.page_url, x.detail, ${now}::bigint
+                from jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+                  as x("check" text, impact text, page_url text, detail text)`,
           );
         }
       }
@@ -204,7 +211,6 @@ async function pauseIfAllowanceReached(
 async function dropOlderFrontiers(db: Db, run: Run): Promise<void> {
   const older = sql`select id from runs where site_id = ${run.site_id}::uuid and kind = 'crawl'
                     and id <> ${run.id}::uuid and state <> 'running' and started_at <= ${run.started_at}::bigint`;
-  await db.execute(sql`delete from crawl_links where run_id in (${older})`);
   await db.execute(sql`delete from crawl_urls where run_id in (${older})`);
 }
 

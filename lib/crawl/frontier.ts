@@ -1,20 +1,24 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
+import type { PageLink } from '@/lib/db/schema';
 
 /**
- * The crawl frontier in Postgres (table crawl_urls, edges in crawl_links). Every operation is
- * written so a batch can be processed twice without changing the outcome:
- * - URLs and edges are inserted with ON CONFLICT DO NOTHING (the first discovery wins);
+ * The crawl frontier in Postgres (table crawl_urls; a crawled page's links are stored on its row).
+ * Every operation is written so a batch can be processed twice without changing the outcome:
+ * - URLs are inserted with ON CONFLICT DO NOTHING (the first discovery wins);
  * - a lease is a (state 'leased', attempts) pair; results are written only by the holder of the
  *   current lease (`attempts` matches), so a worker whose lease expired and was re-leased cannot
  *   overwrite or double count the newer worker's result;
  * - leases are taken with FOR UPDATE SKIP LOCKED, so any number of workers can share a run.
+ *
+ * Batches travel as one JSON parameter expanded by `jsonb_to_recordset`: a statement of a thousand
+ * rows costs one bind parameter, not thousands, and no per-row query building.
  */
 
 /** Longer URLs are skipped: btree index entries must stay well under Postgres' ~2.7 kB limit. */
 export const MAX_URL_LENGTH = 2000;
-/** Rows per multi-row statement: far below the 65,535 bind parameter limit. */
-const CHUNK = 500;
+/** Rows per statement: keeps single statements (and their JSON parameter) moderate in size. */
+const CHUNK = 2000;
 
 export type UrlKind = 'internal' | 'external';
 
@@ -24,14 +28,6 @@ export interface NewFrontierUrl {
   depth: number;
   foundOn: string | null;
   isAsset: boolean;
-}
-
-export interface LinkEdge {
-  sourceUrl: string;
-  targetUrl: string;
-  text: string | null;
-  selector: string | null;
-  attrs: string | null;
 }
 
 export interface LeasedUrl {
@@ -53,6 +49,8 @@ export interface UrlResult {
   detail: string | null;
   seoFacts: unknown | null;
   isPage: boolean;
+  /** The page's outgoing links (crawled pages only). */
+  links: PageLink[] | null;
 }
 
 export interface CompletedUrl {
@@ -75,31 +73,22 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
+const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+
 export async function enqueueUrls(db: Db, runId: string, urls: readonly NewFrontierUrl[]): Promise<void> {
   for (const chunk of chunks(urls)) {
-    const values = sql.join(
-      chunk.map(
-        (u) =>
-          sql`(${runId}::uuid, ${u.url}, ${u.kind}, ${u.depth}::int, ${u.foundOn}, ${u.isAsset ? 1 : 0}::int)`,
-      ),
-      sql`, `,
-    );
+    const records = chunk.map((u) => ({
+      url: u.url,
+      kind: u.kind,
+      depth: u.depth,
+      found_on: u.foundOn,
+      is_asset: u.isAsset ? 1 : 0,
+    }));
     await db.execute(
-      sql`insert into crawl_urls (run_id, url, kind, depth, found_on, is_asset) values ${values} on conflict do nothing`,
-    );
-  }
-}
-
-export async function insertEdges(db: Db, runId: string, edges: readonly LinkEdge[]): Promise<void> {
-  for (const chunk of chunks(edges)) {
-    const values = sql.join(
-      chunk.map(
-        (e) => sql`(${runId}::uuid, ${e.sourceUrl}, ${e.targetUrl}, ${e.text}, ${e.selector}, ${e.attrs})`,
-      ),
-      sql`, `,
-    );
-    await db.execute(
-      sql`insert into crawl_links (run_id, source_url, target_url, link_text, link_selector, link_attrs) values ${values} on conflict do nothing`,
+      sql`insert into crawl_urls (run_id, url, kind, depth, found_on, is_asset)
+          select ${runId}::uuid, x.url, x.kind, x.depth, x.found_on, x.is_asset
+          from jsonb_to_recordset(${json(records)}) as x(url text, kind text, depth int, found_on text, is_asset int)
+          on conflict do nothing`,
     );
   }
 }
@@ -111,6 +100,7 @@ export interface RedirectedPage {
   foundOn: string;
   statusCode: number;
   seoFacts: unknown | null;
+  links: PageLink[];
 }
 
 /**
@@ -124,19 +114,22 @@ export async function claimRedirectedPages(
 ): Promise<Set<string>> {
   const claimed = new Set<string>();
   for (const chunk of chunks(pages)) {
-    const values = sql.join(
-      chunk.map(
-        (p) =>
-          sql`(${runId}::uuid, ${p.url}, 'internal', ${p.depth}::int, ${p.foundOn}, 'done', 'ok', ${p.statusCode}::int, ${
-            p.seoFacts === null ? null : JSON.stringify(p.seoFacts)
-          }::jsonb, 1)`,
-      ),
-      sql`, `,
-    );
+    const records = chunk.map((p) => ({
+      url: p.url,
+      depth: p.depth,
+      found_on: p.foundOn,
+      status_code: p.statusCode,
+      seo_facts: p.seoFacts,
+      links: p.links,
+    }));
     const inserted = await rows<{ url: string }>(
       db,
-      sql`insert into crawl_urls (run_id, url, kind, depth, found_on, state, verdict, status_code, seo_facts, is_page)
-          values ${values} on conflict do nothing returning url`,
+      sql`insert into crawl_urls (run_id, url, kind, depth, found_on, state, verdict, status_code, seo_facts, links, is_page)
+          select ${runId}::uuid, x.url, 'internal', x.depth, x.found_on, 'done', 'ok', x.status_code, x.seo_facts, x.links, 1
+          from jsonb_to_recordset(${json(records)})
+            as x(url text, depth int, found_on text, status_code int, seo_facts jsonb, links jsonb)
+          on conflict do nothing
+          returning url`,
     );
     for (const r of inserted) claimed.add(r.url);
   }
@@ -188,13 +181,10 @@ export async function leaseUrls(
 /** Gives leased URLs back unworked (the step ran out of time before starting them). */
 export async function releaseLeases(db: Db, runId: string, leases: readonly LeasedUrl[]): Promise<void> {
   for (const chunk of chunks(leases)) {
-    const values = sql.join(
-      chunk.map((l) => sql`(${l.url}, ${l.token}::int)`),
-      sql`, `,
-    );
+    const records = chunk.map((l) => ({ url: l.url, token: l.token }));
     await db.execute(
       sql`update crawl_urls c set state = 'pending', lease_expires_at = null
-          from (values ${values}) as v(url, token)
+          from jsonb_to_recordset(${json(records)}) as v(url text, token int)
           where c.run_id = ${runId}::uuid and c.url = v.url and c.state = 'leased' and c.attempts = v.token`,
     );
   }
@@ -210,13 +200,9 @@ export async function deferLeases(
   deferred: readonly { url: string; token: number; until: number }[],
 ): Promise<void> {
   for (const chunk of chunks(deferred)) {
-    const values = sql.join(
-      chunk.map((d) => sql`(${d.url}, ${d.token}::int, ${d.until}::bigint)`),
-      sql`, `,
-    );
     await db.execute(
       sql`update crawl_urls c set lease_expires_at = v.until
-          from (values ${values}) as v(url, token, until)
+          from jsonb_to_recordset(${json(chunk)}) as v(url text, token int, until bigint)
           where c.run_id = ${runId}::uuid and c.url = v.url and c.state = 'leased' and c.attempts = v.token`,
     );
   }
@@ -233,26 +219,30 @@ export async function completeUrls(
 ): Promise<CompletedUrl[]> {
   const completed: CompletedUrl[] = [];
   for (const chunk of chunks(results)) {
-    const values = sql.join(
-      chunk.map(
-        (r) =>
-          sql`(${r.url}, ${r.token}::int, ${r.verdict}, ${r.statusCode}::int, ${r.redirectChain}, ${r.detail}, ${
-            r.seoFacts === null ? null : JSON.stringify(r.seoFacts)
-          }::jsonb, ${r.isPage ? 1 : 0}::int)`,
-      ),
-      sql`, `,
-    );
+    const records = chunk.map((r) => ({
+      url: r.url,
+      token: r.token,
+      verdict: r.verdict,
+      status_code: r.statusCode,
+      redirect_chain: r.redirectChain,
+      detail: r.detail,
+      seo_facts: r.seoFacts,
+      links: r.links,
+      is_page: r.isPage ? 1 : 0,
+    }));
     const done = await rows<{ url: string; kind: UrlKind; verdict: UrlResult['verdict']; is_page: number }>(
       db,
       sql`update crawl_urls c set state = 'done', lease_expires_at = null, verdict = v.verdict,
             status_code = v.status_code, redirect_chain = v.redirect_chain, detail = v.detail,
-            seo_facts = v.seo_facts, is_page = v.is_page
-          from (values ${values}) as v(url, token, verdict, status_code, redirect_chain, detail, seo_facts, is_page)
+            seo_facts = v.seo_facts, links = v.links, is_page = v.is_page
+          from jsonb_to_recordset(${json(records)}) as v(url text, token int, verdict text, status_code int,
+            redirect_chain text, detail text, seo_facts jsonb, links jsonb, is_page int)
           where c.run_id = ${runId}::uuid and c.url = v.url and c.state = 'leased' and c.attempts = v.token
           returning c.url, c.kind, c.verdict, c.is_page`,
     );
-    for (const r of done)
+    for (const r of done) {
       completed.push({ url: r.url, kind: r.kind, verdict: r.verdict, isPage: Number(r.is_page) === 1 });
+    }
   }
   return completed;
 }

@@ -287,6 +287,8 @@ class Step {
   private internalQueue: LeasedUrl[] = [];
   private externalQueue: LeasedUrl[] = [];
   private internalInFlight = 0;
+  /** Internal URLs started whose results are not written yet: they may still become pages. */
+  private internalUnwritten = 0;
   private externalInFlight = 0;
   private internalDry = false;
   private externalDry = false;
@@ -409,7 +411,7 @@ class Step {
     const now = Date.now();
     const leaseUntil = now + this.tuning.leaseMs;
     const internalWanted = Math.max(this.internalLimit * 2, 8) - this.internalQueue.length;
-    const capLeft = this.cap - this.pagesCrawled - this.internalInFlight - this.internalQueue.length;
+    const capLeft = this.cap - this.pagesCrawled - this.internalUnwritten - this.internalQueue.length;
     if (!this.internalDry && internalWanted > this.internalLimit / 2 && capLeft > 0) {
       const want = Math.min(internalWanted, capLeft);
       const leased = await leaseUrls(this.db, this.run.id, 'internal', want, leaseUntil);
@@ -440,6 +442,7 @@ class Step {
       const lease = this.internalQueue.shift() as LeasedUrl;
       this.lastInternalStart = Date.now();
       this.internalInFlight++;
+      this.internalUnwritten++;
       this.track(this.fetchInternal(lease), () => this.internalInFlight--);
     }
     // Pick queued checks whose host has a free slot, so one slow host cannot hold every slot.
@@ -581,6 +584,7 @@ class Step {
       return completedRows.filter((r) => r.isPage).length + claimed.size;
     });
     this.pagesCrawled += completed;
+    this.internalUnwritten -= batch.filter((p) => p.lease.kind === 'internal').length;
   }
 
   /** A crash stand-in: stop without writing what is not written yet; leases expire and are redone. */

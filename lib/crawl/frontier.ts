@@ -158,14 +158,17 @@ export async function leaseUrls(
   if (limit <= 0) return [];
   const leased = await rows<{ url: string; depth: number; is_asset: number; attempts: number }>(
     db,
-    sql`update crawl_urls c set state = 'leased', lease_expires_at = ${leaseUntil}::bigint, attempts = c.attempts + 1
-        from (
+    // MATERIALIZED: the picked rows are chosen exactly once. As a plain subquery joined in UPDATE ...
+    // FROM, Postgres may re-scan it and, with SKIP LOCKED, pick more rows than the limit.
+    sql`with picked as materialized (
           select url from crawl_urls
           where run_id = ${runId}::uuid and kind = ${kind} and state = 'pending'
           order by seq
           limit ${limit}::int
           for update skip locked
-        ) p
+        )
+        update crawl_urls c set state = 'leased', lease_expires_at = ${leaseUntil}::bigint, attempts = c.attempts + 1
+        from picked p
         where c.run_id = ${runId}::uuid and c.url = p.url
         returning c.url, c.depth, c.is_asset, c.attempts`,
   );

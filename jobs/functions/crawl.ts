@@ -1,6 +1,7 @@
 import { inngest } from '@/jobs/client';
 import { crawlContinue, crawlFinalize, crawlRequested } from '@/jobs/events';
 import { onBoot } from '@/jobs/runtime';
+import { billingPeriod } from '@/lib/billing/period';
 import { DEFAULT_TUNING, type EngineTuning, seedRun, workRun } from '@/lib/crawl/engine';
 import { finalizeRun } from '@/lib/crawl/finalize';
 import { resumeInterruptedCrawls } from '@/lib/crawl/resume';
@@ -80,7 +81,7 @@ export function createCrawlFunctions(tuning: Partial<EngineTuning> = {}) {
             tenantId: result.tenantId,
             siteId: result.siteId,
             app: 'crawl',
-            period: new Date(result.startedAt).toISOString().slice(0, 7),
+            period: billingPeriod(result.startedAt),
           },
         });
       }

@@ -1,4 +1,5 @@
 import { and, eq, type SQL, sql, TransactionRollbackError } from 'drizzle-orm';
+import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { type Run, type RunSettings, runs, seoIssues, usageLedger } from '@/lib/db/schema';
@@ -7,7 +8,6 @@ import { deriveSeoIssues } from '@/lib/seo/checks';
 import { parseStoredSeoFacts } from '@/lib/seo/facts';
 import { scoreSeo } from '@/lib/seo/score';
 import { pagesCrawledInPeriod, pauseAtAllowance } from '@/lib/usage/allowance';
-import { billingPeriod } from '@/lib/usage/period';
 import { loadRun } from './run';
 import { normalizeUrl } from './url';
 
@@ -92,14 +92,12 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
       if (seo) {
         // One JSON parameter per chunk: thousands of issues without per-row query building.
         for (let i = 0; i < seo.issues.length; i += SEO_INSERT_CHUNK) {
-          const records = seo.issues
-            .slice(i, i + SEO_INSERT_CHUNK)
-            .map((issue) => ({
-              check: issue.check,
-              impact: issue.impact,
-              page_url: issue.pageUrl,
-              detail: issue.detail,
-            }));
+          const records = seo.issues.slice(i, i + SEO_INSERT_CHUNK).map((issue) => ({
+            check: issue.check,
+            impact: issue.impact,
+            page_url: issue.pageUrl,
+            detail: issue.detail,
+          }));
           await tx.execute(
             sql`insert into seo_issues (run_id, tenant_id, "check", impact, page_url, detail, created_at)
                 select ${runId}::uuid, ${run.tenant_id}, x."check", x.impact, x.page_url, x.detail, ${now}::bigint

@@ -1,4 +1,5 @@
 import { and, asc, eq, lte, or, sql } from 'drizzle-orm';
+import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { type Site, sites } from '@/lib/db/schema';
@@ -8,7 +9,6 @@ import {
   pagesCrawledInPeriod,
   pauseAtAllowance,
 } from '@/lib/usage/allowance';
-import { billingPeriod } from '@/lib/usage/period';
 import { startCrawl } from './run';
 
 const MINUTE_MS = 60_000;

@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { appPauses, billingSettings, runs, usageLedger } from '@/lib/db/schema';
 import { enqueueNotification } from '@/lib/notify/outbox';
-import { billingPeriod } from './period';
 
 /**
  * Allowances with the pause-by-default overage model (spec "Limits"): with overage off an app

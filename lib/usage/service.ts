@@ -1,11 +1,11 @@
 import { type AnyColumn, and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
+import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { sites, uptimeMonitors, usageLedger } from '@/lib/db/schema';
 import { getVisibleSite } from '@/lib/sites/access';
 import { pagesCrawledInPeriod } from './allowance';
-import { billingPeriod } from './period';
 
 export interface UsageMonth {
   billing_period: string;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { type Permission, requirePermission } from '@/lib/auth/permissions';
 import { canSeeSite, type Principal, resolvePrincipal } from '@/lib/auth/principal';
+import { config } from '@/lib/config';
 import { type Db, getDb } from '@/lib/db/client';
 import { ApiError, badRequest, describeZodError, errorResponse, forbidden, siteNotFound } from './errors';
 
@@ -31,6 +32,16 @@ type RouteOptions<PS, QS, BS> = {
   body?: BS;
   /** Status for a plain (non-Response) result; 200 unless given. */
   status?: number;
+  /** The success body's schema: documents the route (OpenAPI) and is enforced under test. */
+  response?: Schema;
+  /** One line for the API reference. */
+  summary?: string;
+};
+
+/** What a route declares, kept on its handler for the OpenAPI document. */
+export type RouteMeta = RouteOptions<Schema | undefined, Schema | undefined, Schema | undefined>;
+export type ApiHandler = ((req: Request, context?: NextRouteContext) => Promise<Response>) & {
+  meta: RouteMeta;
 };
 
 /** A result with a status decided at run time (e.g. crawl trigger: 202 started, 200 already running). */
@@ -58,7 +69,7 @@ export function apiRoute<
   options: RouteOptions<PS, QS, BS>,
   handler: (ctx: HandlerContext<Out<PS>, Out<QS>, Out<BS>>) => Promise<unknown>,
 ) {
-  return async (req: Request, context?: NextRouteContext): Promise<Response> => {
+  const handle = async (req: Request, context?: NextRouteContext): Promise<Response> => {
     const requestId = randomUUID().slice(0, 8);
     try {
       const db = await getDb();
@@ -80,12 +91,29 @@ export function apiRoute<
         req,
       });
       if (result instanceof Response) return result;
-      if (result instanceof Reply) return Response.json(result.data, { status: result.status });
-      return Response.json(result, { status: options.status ?? 200 });
+      const [data, status] =
+        result instanceof Reply ? [result.data, result.status] : [result, options.status ?? 200];
+      if (options.response && config().NODE_ENV === 'test') assertResponseShape(options.response, data);
+      return Response.json(data, { status });
     } catch (error) {
       return errorResponse(error, requestId);
     }
   };
+  return Object.assign(handle, { meta: options as RouteMeta }) satisfies ApiHandler;
+}
+
+/**
+ * Under test every response is held to its declared schema, so the OpenAPI document cannot drift
+ * from what the API answers. Production skips the check: the data is already typed.
+ */
+function assertResponseShape(schema: Schema, data: unknown): void {
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `response does not match its schema at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+    );
+  }
 }
 
 function parse(schema: Schema | undefined, input: unknown, where: string): unknown {

@@ -69,6 +69,8 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
     PATCH: unmatched(true),
     DELETE: unmatched(false),
   },
+  // Public API reference: no tenant data, the same document for everyone.
+  '/v1/openapi.json': { GET: { expect: { owner: 200, key: 200 } } },
   '/v1/sites': {
     GET: { expect: { owner: 200, key: 200 } },
     POST: { body: () => ({ rootUrl: 'https://b-own.example/' }), expect: { owner: 201, key: 201 } },

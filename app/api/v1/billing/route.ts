@@ -3,13 +3,19 @@ import { updateBillingBody } from '@/lib/api/schemas/billing';
 import { getBilling, setOverage } from '@/lib/billing/service';
 
 /** The billing resource itself is the body: `{overageEnabled, crawlPaused, a11yPaused, pausedSites, projected}`. */
-export const GET = apiRoute({ auth: 'session', permission: 'admin' }, ({ db, principal }) =>
-  getBilling(db, principal.tenantId),
+export const GET = apiRoute(
+  { auth: 'session', permission: 'admin', summary: 'Overage setting, paused apps and the projected bill' },
+  ({ db, principal }) => getBilling(db, principal.tenantId),
 );
 
 /** Turns overage billing on or off; answers the billing resource as it now stands. */
 export const PATCH = apiRoute(
-  { auth: 'session', permission: 'admin', body: updateBillingBody },
+  {
+    auth: 'session',
+    permission: 'admin',
+    body: updateBillingBody,
+    summary: 'Turn overage billing on or off',
+  },
   async ({ db, principal, body }) => {
     await setOverage(db, principal.tenantId, body.overageEnabled);
     return getBilling(db, principal.tenantId);

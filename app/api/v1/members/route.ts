@@ -1,6 +1,13 @@
 import { apiRoute } from '@/lib/api/pipeline';
+import { listMembersResponse } from '@/lib/api/schemas/members';
 import { listMembers } from '@/lib/members/service';
 
-export const GET = apiRoute({ auth: 'session', permission: 'admin' }, ({ db, principal }) =>
-  listMembers(db, principal.tenantId).then((members) => ({ members })),
+export const GET = apiRoute(
+  {
+    auth: 'session',
+    permission: 'admin',
+    response: listMembersResponse,
+    summary: 'List members with role and site access',
+  },
+  ({ db, principal }) => listMembers(db, principal.tenantId).then((members) => ({ members })),
 );

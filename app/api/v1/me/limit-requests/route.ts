@@ -1,9 +1,15 @@
 import { apiRoute } from '@/lib/api/pipeline';
-import { limitRequestBody } from '@/lib/api/schemas/limits';
+import { limitRequestBody, limitRequestResponse } from '@/lib/api/schemas/limits';
 import { createLimitRequest } from '@/lib/limits/service';
 
 /** Any session role: the subject is the caller's own organization cap. */
 export const POST = apiRoute(
-  { auth: 'session', body: limitRequestBody, status: 201 },
+  {
+    auth: 'session',
+    body: limitRequestBody,
+    status: 201,
+    response: limitRequestResponse,
+    summary: 'Ask for a higher organization cap',
+  },
   ({ db, principal, body }) => createLimitRequest(db, principal, body),
 );

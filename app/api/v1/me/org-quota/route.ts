@@ -1,4 +1,12 @@
 import { apiRoute } from '@/lib/api/pipeline';
+import { orgQuotaResponse } from '@/lib/api/schemas/limits';
 import { organizationQuota } from '@/lib/limits/service';
 
-export const GET = apiRoute({ auth: 'session' }, ({ db, principal }) => organizationQuota(db, principal));
+export const GET = apiRoute(
+  {
+    auth: 'session',
+    response: orgQuotaResponse,
+    summary: 'Your organization cap, how much of it is used, and your latest limit request',
+  },
+  ({ db, principal }) => organizationQuota(db, principal),
+);

@@ -1,15 +1,33 @@
 import { apiRoute } from '@/lib/api/pipeline';
-import { changeRoleBody, memberIdParams } from '@/lib/api/schemas/members';
+import {
+  changeRoleBody,
+  changeRoleResponse,
+  memberIdParams,
+  removeMemberResponse,
+} from '@/lib/api/schemas/members';
 import { changeMemberRole, removeMember } from '@/lib/members/service';
 
 /** Role change: `{role}`. Only an owner grants or takes the owner role; the last owner stays (409). */
 export const PATCH = apiRoute(
-  { auth: 'session', permission: 'admin', params: memberIdParams, body: changeRoleBody },
+  {
+    auth: 'session',
+    permission: 'admin',
+    params: memberIdParams,
+    body: changeRoleBody,
+    response: changeRoleResponse,
+    summary: "Change a member's role",
+  },
   ({ db, principal, params, body }) =>
     changeMemberRole(db, principal, params.memberId, body.role).then((member) => ({ member })),
 );
 
 export const DELETE = apiRoute(
-  { auth: 'session', permission: 'admin', params: memberIdParams },
+  {
+    auth: 'session',
+    permission: 'admin',
+    params: memberIdParams,
+    response: removeMemberResponse,
+    summary: 'Remove a member and their site grants',
+  },
   ({ db, principal, params }) => removeMember(db, principal, params.memberId),
 );

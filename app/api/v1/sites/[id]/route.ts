@@ -1,22 +1,36 @@
 import { apiRoute } from '@/lib/api/pipeline';
+import { deleteSiteResponse, siteResponse } from '@/lib/api/schemas/resources';
 import { siteIdParams, updateSiteBody } from '@/lib/api/schemas/sites';
 import { getVisibleSite } from '@/lib/sites/access';
 import { siteResource } from '@/lib/sites/resource';
 import { deleteSite, updateSite } from '@/lib/sites/service';
 
 export const GET = apiRoute(
-  { site: true, permission: 'read', params: siteIdParams },
+  { site: true, permission: 'read', params: siteIdParams, response: siteResponse, summary: 'Read one site' },
   ({ db, principal, params }) =>
     getVisibleSite(db, principal, params.id).then((site) => ({ site: siteResource(site) })),
 );
 
 export const PATCH = apiRoute(
-  { site: true, permission: 'manage', params: siteIdParams, body: updateSiteBody },
+  {
+    site: true,
+    permission: 'manage',
+    params: siteIdParams,
+    body: updateSiteBody,
+    response: siteResponse,
+    summary: 'Change settings and apps; omitted fields keep their value',
+  },
   ({ db, principal, params, body }) => updateSite(db, principal, params.id, body).then((site) => ({ site })),
 );
 
 /** Response `{deleted: true}` (the spec names site deletion without its shape). */
 export const DELETE = apiRoute(
-  { site: true, permission: 'manage', params: siteIdParams },
+  {
+    site: true,
+    permission: 'manage',
+    params: siteIdParams,
+    response: deleteSiteResponse,
+    summary: 'Delete a site, freeing its slot at once',
+  },
   ({ db, principal, params }) => deleteSite(db, principal, params.id),
 );

@@ -1,8 +1,14 @@
 import { apiRoute } from '@/lib/api/pipeline';
-import { keyIdParams } from '@/lib/api/schemas/keys';
+import { keyIdParams, revokeKeyResponse } from '@/lib/api/schemas/keys';
 import { revokeKey } from '@/lib/keys/service';
 
 export const POST = apiRoute(
-  { auth: 'session', permission: 'admin', params: keyIdParams },
+  {
+    auth: 'session',
+    permission: 'admin',
+    params: keyIdParams,
+    response: revokeKeyResponse,
+    summary: 'Revoke a key, immediately and irreversibly',
+  },
   ({ db, principal, params }) => revokeKey(db, principal.tenantId, params.id),
 );

@@ -1,8 +1,15 @@
 import { apiRoute } from '@/lib/api/pipeline';
+import { siteStatusResponse } from '@/lib/api/schemas/resources';
 import { siteIdParams } from '@/lib/api/schemas/sites';
 import { getSiteStatus } from '@/lib/sites/service';
 
 export const GET = apiRoute(
-  { site: true, permission: 'read', params: siteIdParams },
+  {
+    site: true,
+    permission: 'read',
+    params: siteIdParams,
+    response: siteStatusResponse,
+    summary: 'The site, its live crawl state and its latest crawl and accessibility runs',
+  },
   ({ db, principal, params }) => getSiteStatus(db, principal, params.id),
 );

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+/*
+ * The spec's persisted resources as they appear in responses: snake_case, 0/1 flags, epoch
+ * milliseconds. They document the API (OpenAPI) and, under test, every response is checked
+ * against them, so a field that drifts fails a test rather than a customer's integration.
+ */
+
+const flag = z.union([z.literal(0), z.literal(1)]);
+const ms = z.int().describe('epoch milliseconds');
+const msOrNull = ms.nullable();
+const count = z.int().min(0);
+
+export const siteSchema = z
+  .object({
+    id: z.uuid(),
+    tenant_id: z.string(),
+    hostname: z.string().describe('derived from root_url; the crawl whitelist'),
+    root_url: z.url(),
+    cadence_minutes: z.int(),
+    max_pages: z.int(),
+    max_concurrency: z.int(),
+    enabled: flag.describe('1 if actively scheduled'),
+    last_run_at: msOrNull,
+    next_run_at: msOrNull,
+    created_at: ms,
+    scanner_enabled: flag,
+    a11y_enabled: flag,
+    a11y_cadence_minutes: z.int().nullable().describe('null falls back to cadence_minutes'),
+    a11y_next_run_at: msOrNull,
+    performance_enabled: flag,
+    uptime_enabled: flag,
+    seo_enabled: flag,
+    fielddata_status: z.enum(['ok', 'no-data']).nullable(),
+    fielddata_checked_at: msOrNull,
+    exclude_paths: z.string().describe('JSON-encoded array of glob patterns'),
+    strip_params: z.string().describe('JSON-encoded array of query-parameter names'),
+  })
+  .strict()
+  .meta({ title: 'Site' });
+
+export const runSchema = z
+  .object({
+    id: z.uuid(),
+    site_id: z.uuid(),
+    tenant_id: z.string(),
+    started_at: ms,
+    finished_at: msOrNull,
+    state: z.enum(['running', 'completed', 'failed']),
+    kind: z.enum(['crawl', 'a11y']),
+    pages_crawled: count,
+    links_checked: count,
+    broken_count: count.describe('distinct broken targets'),
+    pages_with_broken_count: count,
+    internal_broken: count,
+    external_broken: count,
+    a11y_score: z.int().min(0).max(100).nullable(),
+    a11y_critical: count,
+    a11y_serious: count,
+    a11y_moderate: count,
+    a11y_minor: count,
+    a11y_pages_scanned: count,
+    a11y_issue_count: count,
+    a11y_resolved: count,
+    seo_score: z.int().min(0).max(100).nullable(),
+    seo_critical: count,
+    seo_serious: count,
+    seo_moderate: count,
+    seo_minor: count,
+    seo_pages_scanned: count,
+    seo_issue_count: count,
+    error: z.string().nullable(),
+  })
+  .strict()
+  .meta({ title: 'Run' });
+
+export const liveCrawlStateSchema = z
+  .object({
+    state: z.enum(['seeding', 'crawling', 'idle']),
+    runId: z.uuid().nullable(),
+    pagesCrawled: count,
+    linksChecked: count,
+    brokenCount: count,
+    inFlight: count,
+    pending: count,
+    window: count,
+  })
+  .strict()
+  .meta({ title: 'LiveCrawlState' });
+
+export const brokenLinkSchema = z
+  .object({
+    id: z.uuid(),
+    run_id: z.uuid(),
+    tenant_id: z.string(),
+    source_url: z.string(),
+    target_url: z.string(),
+    status: z.enum(['broken', 'error']),
+    status_code: z.int().nullable(),
+    kind: z.enum(['internal', 'external']),
+    redirect_chain: z.string().nullable().describe('JSON array of {status, url} hops'),
+    detail: z.string().nullable(),
+    created_at: ms,
+    link_text: z.string().nullable(),
+    link_selector: z.string().nullable(),
+    link_attrs: z.string().nullable().describe('JSON of id, class, rel, title, aria-label'),
+  })
+  .strict()
+  .meta({ title: 'BrokenLink' });
+
+export const siteResponse = z.object({ site: siteSchema });
+export const siteQuotaSchema = z.object({ count, included: count, overageEnabled: z.boolean() }).strict();
+export const listSitesResponse = z.object({ sites: z.array(siteSchema), quota: siteQuotaSchema });
+export const deleteSiteResponse = z.object({ deleted: z.literal(true) });
+export const siteStatusResponse = z.object({
+  site: siteSchema,
+  live: liveCrawlStateSchema,
+  latestRun: runSchema.nullable(),
+  latestA11yRun: runSchema.nullable(),
+});
+export const crawlTriggerResponse = z.object({ started: z.boolean(), status: liveCrawlStateSchema });
+export const brokenLinkReportResponse = z.object({ run: runSchema, brokenLinks: z.array(brokenLinkSchema) });

@@ -1,5 +1,6 @@
 import { conflict } from '@/lib/api/errors';
 import type { TriggerCrawlBody } from '@/lib/api/schemas/crawl';
+import { requirePermission } from '@/lib/auth/permissions';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { getVisibleSite } from '@/lib/sites/access';
@@ -12,8 +13,9 @@ export interface TriggerCrawlResult {
 }
 
 /**
- * A manual crawl (POST /v1/sites/{id}/crawl). The caller's permission ('crawl') is checked by the
- * route; this checks visibility and the apps. A manual crawl never moves the site's cadence clock.
+ * A manual crawl (POST /v1/sites/{id}/crawl). Visibility comes first (a site the caller cannot see is
+ * 404 whatever their role), then the 'crawl' permission, then the apps. A manual crawl never moves
+ * the site's cadence clock.
  */
 export async function triggerCrawl(
   db: Db,
@@ -23,6 +25,7 @@ export async function triggerCrawl(
   now = Date.now(),
 ): Promise<TriggerCrawlResult> {
   const site = await getVisibleSite(db, principal, siteId);
+  requirePermission(principal, 'crawl');
   if (site.scanner_enabled !== 1 && site.a11y_enabled !== 1) {
     throw conflict(
       'neither Broken Links nor Accessibility is enabled for this site: turn one on to crawl it',

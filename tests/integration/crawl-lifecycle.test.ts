@@ -119,7 +119,8 @@ describe('triggering crawls', () => {
     expect((await trigger(noApp, { body: { chainA11y: 'yes' } })).status).toBe(422);
   });
 
-  it('lets a member crawl only with canCrawl, and hides other sites', async () => {
+  it('hides sites a member was not granted (404 before any permission check)', async () => {
+    // Granted members without canCrawl get 403 and with it 202: tests/integration/matrix-credentials.test.ts.
     const member = await addMember(db, {
       ownerToken: token,
       tenantId,
@@ -127,8 +128,9 @@ describe('triggering crawls', () => {
       role: 'member',
     });
     const id = await createSite({ rootUrl: 'http://127.0.0.1:5/' });
-    const denied = await trigger(id, { token: member.token });
-    expect(denied.status).toBe(403);
+    const hidden = await trigger(id, { token: member.token });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.error).toBe('site not found');
     const unknown = await trigger('00000000-0000-4000-8000-000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('site not found');

@@ -13,9 +13,9 @@ export interface TriggerCrawlResult {
 }
 
 /**
- * A manual crawl (POST /v1/sites/{id}/crawl). Visibility comes first (a site the caller cannot see is
- * 404 whatever their role), then the 'crawl' permission, then the apps. A manual crawl never moves
- * the site's cadence clock.
+ * A manual crawl (POST /v1/sites/{id}/crawl). The route checks visibility, then the 'crawl'
+ * permission (an invisible site is 404 whatever the role); this re-checks both, then the apps. A
+ * manual crawl never moves the site's cadence clock.
  */
 export async function triggerCrawl(
   db: Db,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { strictBoolean } from './common';
+import { runSchema } from './resources';
 
 /**
  * POST /v1/sites/{id}/crawl. The body is optional: the default is a full scan that chains the
@@ -7,3 +8,38 @@ import { strictBoolean } from './common';
  */
 export const triggerCrawlBody = z.object({ chainA11y: strictBoolean().optional() }).strict().optional();
 export type TriggerCrawlBody = z.infer<typeof triggerCrawlBody>;
+
+const count = z.int().min(0);
+const impact = z.enum(['critical', 'serious', 'moderate', 'minor']);
+
+/** GET /v1/sites/{id}/seo-report: the latest crawl's SEO issues grouped by check. */
+export const seoReportResponse = z.object({
+  run: runSchema,
+  score: z.int().min(0).max(100).nullable().describe('after the current excludePaths'),
+  pagesScanned: count,
+  summary: z.object({
+    issueCount: count,
+    pagesAffected: count,
+    checksFailing: count,
+    critical: count,
+    serious: count,
+    moderate: count,
+    minor: count,
+  }),
+  checks: z.array(
+    z.object({
+      check: z.string(),
+      title: z.string(),
+      impact,
+      help: z.string(),
+      pages: z.array(
+        z.object({
+          pageUrl: z.string(),
+          detail: z.string(),
+          value: z.union([z.string(), z.number()]).optional(),
+        }),
+      ),
+      count,
+    }),
+  ),
+});

@@ -7,3 +7,35 @@ export const orgUsageQuery = z.object({
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month written YYYY-MM, e.g. 2026-03')
     .optional(),
 });
+
+const count = z.int().min(0);
+const period = z.string().describe('billing period YYYY-MM (UTC month)');
+const allowances = z.object({ pagesCrawled: count, pagesRendered: count, monitors: count });
+
+/** GET /v1/sites/{id}/usage. */
+export const siteUsageResponse = z.object({
+  byMonth: z.array(
+    z.object({ billing_period: period, runs: count, pages_crawled: count, links_checked: count }),
+  ),
+  current: z.object({ period, pagesCrawled: count, pagesRendered: count, monitors: count, allowances }),
+});
+
+/** GET /v1/usage: the organization's ledger for one period, per site (deleted sites by hostname). */
+export const orgUsageResponse = z.object({
+  period,
+  periods: z.array(period).describe('periods with usage plus the current one, newest first'),
+  totals: z.object({ runs: count, pages_crawled: count, pages_rendered: count, links_checked: count }),
+  allowances: allowances.describe('per site and period'),
+  sites: z.array(
+    z.object({
+      site_id: z.uuid(),
+      hostname: z.string(),
+      deleted: z.boolean(),
+      runs: count,
+      pages_crawled: count,
+      pages_rendered: count,
+      links_checked: count,
+      over_allowance: z.object({ pages_crawled: count, pages_rendered: count }),
+    }),
+  ),
+});

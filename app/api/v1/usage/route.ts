@@ -1,9 +1,15 @@
 import { apiRoute } from '@/lib/api/pipeline';
-import { orgUsageQuery } from '@/lib/api/schemas/usage';
+import { orgUsageQuery, orgUsageResponse } from '@/lib/api/schemas/usage';
 import { getOrgUsage } from '@/lib/usage/service';
 
 /** Owner/admin dashboard sessions only (spec rule 7: API keys get 403). */
 export const GET = apiRoute(
-  { auth: 'session', permission: 'admin', query: orgUsageQuery },
+  {
+    auth: 'session',
+    permission: 'admin',
+    query: orgUsageQuery,
+    response: orgUsageResponse,
+    summary: "The organization's usage for one billing period, per site (deleted sites included)",
+  },
   ({ db, principal, query }) => getOrgUsage(db, principal, query.period),
 );

@@ -1,14 +1,19 @@
 import { apiRoute, reply } from '@/lib/api/pipeline';
 import { triggerCrawlBody } from '@/lib/api/schemas/crawl';
+import { crawlTriggerResponse } from '@/lib/api/schemas/resources';
 import { siteIdParams } from '@/lib/api/schemas/sites';
 import { triggerCrawl } from '@/lib/crawl/service';
 
-/**
- * 202 when a crawl started, 200 with `started: false` when one was already running. The 'crawl'
- * permission is checked by the service after visibility, so an invisible site stays a 404.
- */
+/** 202 when a crawl started, 200 with `started: false` when one was already running. */
 export const POST = apiRoute(
-  { params: siteIdParams, body: triggerCrawlBody },
+  {
+    site: true,
+    permission: 'crawl',
+    params: siteIdParams,
+    body: triggerCrawlBody,
+    response: crawlTriggerResponse,
+    summary: 'Start a crawl (202), or report the one already running (200, started: false)',
+  },
   async ({ db, principal, params, body }) => {
     const result = await triggerCrawl(db, principal, params.id, body);
     return reply(result, result.started ? 202 : 200);

@@ -1,7 +1,15 @@
 import { apiRoute } from '@/lib/api/pipeline';
+import { seoReportResponse } from '@/lib/api/schemas/crawl';
 import { siteIdParams } from '@/lib/api/schemas/sites';
 import { getSeoReport } from '@/lib/crawl/report';
 
-export const GET = apiRoute({ permission: 'read', params: siteIdParams }, ({ db, principal, params }) =>
-  getSeoReport(db, principal, params.id),
+export const GET = apiRoute(
+  {
+    site: true,
+    permission: 'read',
+    params: siteIdParams,
+    response: seoReportResponse,
+    summary: "SEO issues of the latest crawl, grouped by check, with the site's current exclusions applied",
+  },
+  ({ db, principal, params }) => getSeoReport(db, principal, params.id),
 );

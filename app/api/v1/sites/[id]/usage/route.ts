@@ -1,7 +1,15 @@
 import { apiRoute } from '@/lib/api/pipeline';
 import { siteIdParams } from '@/lib/api/schemas/sites';
+import { siteUsageResponse } from '@/lib/api/schemas/usage';
 import { getSiteUsage } from '@/lib/usage/service';
 
-export const GET = apiRoute({ permission: 'read', params: siteIdParams }, ({ db, principal, params }) =>
-  getSiteUsage(db, principal, params.id),
+export const GET = apiRoute(
+  {
+    site: true,
+    permission: 'read',
+    params: siteIdParams,
+    response: siteUsageResponse,
+    summary: "The site's usage by month and against this period's allowances",
+  },
+  ({ db, principal, params }) => getSiteUsage(db, principal, params.id),
 );

@@ -37,6 +37,7 @@ export async function openDatabase(url: string | undefined, pgliteDir: string): 
     const ws = (await import('ws')).default;
     neonConfig.webSocketConstructor = ws;
     const pool = new Pool({ connectionString: url });
+    pool.on('error', (error: Error) => console.error(`database: idle connection lost: ${error.message}`));
     return {
       db: drizzle({ client: pool, schema }) as unknown as Db,
       driver: 'neon',
@@ -46,6 +47,9 @@ export async function openDatabase(url: string | undefined, pgliteDir: string): 
   const pg = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection dropped by the server (restart, failover) must not take the process down;
+  // the pool replaces it on next use.
+  pool.on('error', (error) => console.error(`database: idle connection lost: ${error.message}`));
   return { db: drizzle({ client: pool, schema }) as unknown as Db, driver: 'pg', close: () => pool.end() };
 }
 

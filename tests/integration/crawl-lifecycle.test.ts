@@ -9,7 +9,7 @@ import { jobsIdle, startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
 import { setOverage } from '@/lib/billing/settings';
 import { seedRun, workRun } from '@/lib/crawl/engine';
 import { finalizeRun } from '@/lib/crawl/finalize';
-import { closeDb, type Db } from '@/lib/db/client';
+import type { Db } from '@/lib/db/client';
 import { brokenLinks, crawlUrls, runs, usageLedger } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
 import { useTestDatabase } from '../support/db';
@@ -51,11 +51,6 @@ afterAll(async () => {
   await stopJobRuntime();
   await synthetic.close();
   await closeDispatchers();
-  // The resumed crawls opened several pooled connections. pg's pool.end() resolves before their
-  // server backends are gone, and dropping the database then kills them with FATAL 57P01, surfacing
-  // as an unhandled error: close first and give the backends a moment to exit.
-  await closeDb();
-  await new Promise((resolve) => setTimeout(resolve, 200));
   await teardown();
 });
 

@@ -30,18 +30,26 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     for (const route of ROUTES) {
       const exported = HTTP_METHODS.filter((m) => route.handlers[m]);
-      expect(Object.keys(doc.paths[route.path] ?? {}).sort()).toEqual(exported.map((m) => m.toLowerCase()).sort());
+      expect(Object.keys(doc.paths[route.path] ?? {}).sort()).toEqual(
+        exported.map((m) => m.toLowerCase()).sort(),
+      );
     }
   });
 
   it('marks session-only groups and describes request and response bodies', async () => {
-    const doc = (await (await openapi.GET()).json()) as { paths: Record<string, Record<string, any>> };
-    expect(doc.paths['/v1/keys']?.post.security).toEqual([{ session: [] }]);
-    expect(doc.paths['/v1/sites']?.get.security).toEqual([{ apiKey: [] }, { session: [] }]);
-    const create = doc.paths['/v1/sites']?.post;
+    type Operation = {
+      security: unknown[];
+      parameters: unknown[];
+      responses: Record<string, unknown>;
+      requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } };
+    };
+    const doc = (await (await openapi.GET()).json()) as { paths: Record<string, Record<string, Operation>> };
+    expect(doc.paths['/v1/keys']?.post?.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/v1/sites']?.get?.security).toEqual([{ apiKey: [] }, { session: [] }]);
+    const create = doc.paths['/v1/sites']?.post as Operation;
     expect(create.requestBody.content['application/json'].schema.properties.rootUrl).toBeDefined();
     expect(Object.keys(create.responses)).toContain('201');
-    expect(doc.paths['/v1/sites/{id}']?.patch.parameters).toContainEqual(
+    expect(doc.paths['/v1/sites/{id}']?.patch?.parameters).toContainEqual(
       expect.objectContaining({ name: 'id', in: 'path', required: true }),
     );
   });

@@ -12,7 +12,7 @@ import { billingPeriod } from '@/lib/billing/period';
 import { setOverage } from '@/lib/billing/settings';
 import { resetConfig } from '@/lib/config';
 import { runSchedulerTick } from '@/lib/crawl/scheduler';
-import { closeDb, type Db } from '@/lib/db/client';
+import type { Db } from '@/lib/db/client';
 import { appPauses, crawlUrls, notificationOutbox, runs, sites, usageLedger } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
 import { useTestDatabase } from '../support/db';
@@ -54,8 +54,6 @@ afterAll(async () => {
   await stopJobRuntime();
   await synthetic.close();
   await closeDispatchers();
-  await closeDb();
-  await new Promise((resolve) => setTimeout(resolve, 200));
   await teardown();
   if (previousAllowance === undefined) delete process.env.ALLOWANCE_PAGES_CRAWLED;
   else process.env.ALLOWANCE_PAGES_CRAWLED = previousAllowance;

@@ -2,12 +2,14 @@
 
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiClientError, requestJson, useResource } from '@/components/api/client';
-import { splitFieldError } from '@/components/api/field-errors';
+import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { Quota, Site } from '@/components/api/types';
+import { SiteChecklist } from '@/components/sites/site-checklist';
 import { Button } from '@/components/ui/button';
-import { CheckboxField, SelectField, TextField } from '@/components/ui/field';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { CheckboxField, FormError, SelectField, TextField } from '@/components/ui/field';
 import { formatDateTime } from '@/components/ui/format';
-import { Alert, Badge, EmptyState, Section, Skeleton } from '@/components/ui/surface';
+import { Badge, EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import type { ApiKeyView } from '@/lib/api/schemas/keys';
 
@@ -56,16 +58,11 @@ export function KeysView() {
           Active keys
         </h2>
         {keys.error ? (
-          <Alert tone="danger" title="Could not load keys">
-            {keys.error.message}
-          </Alert>
+          <LoadError title="Could not load keys" error={keys.error} />
         ) : !keys.data ? (
-          <div>
-            <p role="status" className="sr-only">
-              Loading keys…
-            </p>
+          <Loading label="Loading keys">
             <Skeleton className="h-32 w-full" />
-          </div>
+          </Loading>
         ) : keys.data.keys.length === 0 ? (
           <EmptyState
             title="No API keys"
@@ -112,7 +109,19 @@ export function KeysView() {
                     <Button size="sm" variant="ghost" onClick={() => void reroll(key)}>
                       Re-roll<span className="sr-only"> {key.name}</span>
                     </Button>
-                    <ConfirmRevoke name={key.name} onConfirm={() => revoke(key)} />
+                    <ConfirmButton
+                      label={
+                        <>
+                          Revoke<span className="sr-only"> {key.name}</span>
+                        </>
+                      }
+                      confirmLabel={
+                        <>
+                          Revoke now<span className="sr-only"> {key.name}</span>
+                        </>
+                      }
+                      onConfirm={() => revoke(key)}
+                    />
                   </Td>
                 </tr>
               ))}
@@ -188,39 +197,6 @@ function SecretPanel({ revealed, onDismiss }: { revealed: Revealed; onDismiss: (
   );
 }
 
-function ConfirmRevoke({ name, onConfirm }: { name: string; onConfirm: () => Promise<void> }) {
-  const [confirming, setConfirming] = useState(false);
-  const [pending, setPending] = useState(false);
-  if (!confirming) {
-    return (
-      <Button size="sm" variant="ghost" onClick={() => setConfirming(true)}>
-        Revoke<span className="sr-only"> {name}</span>
-      </Button>
-    );
-  }
-  return (
-    <span className="inline-flex gap-2">
-      <Button
-        size="sm"
-        variant="danger"
-        autoFocus
-        pending={pending}
-        onClick={async () => {
-          setPending(true);
-          await onConfirm();
-          setPending(false);
-          setConfirming(false);
-        }}
-      >
-        Revoke now<span className="sr-only"> {name}</span>
-      </Button>
-      <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
-        Keep
-      </Button>
-    </span>
-  );
-}
-
 const EXPIRY_CHOICES = [
   { days: '', label: 'Never' },
   { days: '30', label: '30 days' },
@@ -239,7 +215,7 @@ function CreateKeyForm({
   const [expires, setExpires] = useState('');
   const [scoped, setScoped] = useState(false);
   const [siteIds, setSiteIds] = useState<Set<string>>(new Set());
-  const [errors, setErrors] = useState<{ name?: string; siteIds?: string; form?: string }>({});
+  const [errors, setErrors] = useState<FormErrors<'name' | 'siteIds'>>({});
   const [pending, setPending] = useState(false);
 
   async function submit(event: FormEvent) {
@@ -259,9 +235,7 @@ function CreateKeyForm({
       setSiteIds(new Set());
       await onCreated(result);
     } catch (e) {
-      const message = e instanceof ApiClientError ? e.message : 'Could not create the key.';
-      const { field, text } = splitFieldError(message, ['name', 'siteIds', 'expiresInDays']);
-      setErrors(field === 'name' || field === 'siteIds' ? { [field]: text } : { form: message });
+      setErrors(formErrorsOf(e, ['name', 'siteIds'], 'Could not create the key.'));
     } finally {
       setPending(false);
     }
@@ -303,27 +277,12 @@ function CreateKeyForm({
       {scoped ? (
         <fieldset aria-describedby={errors.siteIds ? 'key-sites-error' : undefined}>
           <legend className="text-sm font-medium text-zinc-800">Sites this key can access</legend>
-          {!sites ? (
-            <Skeleton className="mt-2 h-10 w-full" />
-          ) : sites.length === 0 ? (
-            <p className="mt-2 text-sm text-zinc-600">Register a site first.</p>
-          ) : (
-            <div className="mt-2 grid gap-2 sm:grid-cols-2">
-              {sites.map((site) => (
-                <CheckboxField
-                  key={site.id}
-                  label={site.hostname}
-                  checked={siteIds.has(site.id)}
-                  onChange={(e) => {
-                    const next = new Set(siteIds);
-                    if (e.target.checked) next.add(site.id);
-                    else next.delete(site.id);
-                    setSiteIds(next);
-                  }}
-                />
-              ))}
-            </div>
-          )}
+          <SiteChecklist
+            sites={sites}
+            selected={siteIds}
+            onChange={setSiteIds}
+            emptyText="Register a site first."
+          />
           {errors.siteIds ? (
             <p id="key-sites-error" className="mt-2 text-xs font-medium text-red-700">
               Sites {errors.siteIds}
@@ -331,11 +290,7 @@ function CreateKeyForm({
           ) : null}
         </fieldset>
       ) : null}
-      {errors.form ? (
-        <p role="alert" className="text-sm font-medium text-red-700">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormError>{errors.form}</FormError>
       <Button type="submit" variant="primary" pending={pending}>
         Create key
       </Button>

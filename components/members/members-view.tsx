@@ -4,10 +4,12 @@ import { Fragment, useCallback, useEffect, useState } from 'react';
 import { ApiClientError, requestJson, useResource } from '@/components/api/client';
 import type { Quota, Site } from '@/components/api/types';
 import { authClient, unwrap } from '@/components/auth/auth-client';
+import { SiteChecklist } from '@/components/sites/site-checklist';
 import { Button } from '@/components/ui/button';
-import { CheckboxField } from '@/components/ui/field';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { CheckboxField, FormError } from '@/components/ui/field';
 import { formatDateTime } from '@/components/ui/format';
-import { Alert, Badge, EmptyState, Section, Skeleton } from '@/components/ui/surface';
+import { Badge, EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import type { MemberView } from '@/lib/api/schemas/members';
 import { InviteForm } from './invite-form';
@@ -56,16 +58,11 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
           Members
         </h2>
         {members.error ? (
-          <Alert tone="danger" title="Could not load members">
-            {members.error.message}
-          </Alert>
+          <LoadError title="Could not load members" error={members.error} />
         ) : !members.data ? (
-          <div>
-            <p role="status" className="sr-only">
-              Loading members…
-            </p>
+          <Loading label="Loading members">
             <Skeleton className="h-40 w-full" />
-          </div>
+          </Loading>
         ) : (
           <Table caption="Organization members">
             <thead>
@@ -154,8 +151,17 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
                           </Button>
                         ) : null}
                         {editable ? (
-                          <RemoveButton
-                            email={m.email}
+                          <ConfirmButton
+                            label={
+                              <>
+                                Remove<span className="sr-only"> {m.email}</span>
+                              </>
+                            }
+                            confirmLabel={
+                              <>
+                                Confirm removal<span className="sr-only"> of {m.email}</span>
+                              </>
+                            }
                             onConfirm={() =>
                               act(
                                 () => requestJson(`/v1/members/${m.id}`, { method: 'DELETE' }),
@@ -250,39 +256,6 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
   );
 }
 
-function RemoveButton({ email, onConfirm }: { email: string; onConfirm: () => Promise<void> }) {
-  const [confirming, setConfirming] = useState(false);
-  const [pending, setPending] = useState(false);
-  if (!confirming) {
-    return (
-      <Button size="sm" variant="ghost" onClick={() => setConfirming(true)}>
-        Remove<span className="sr-only"> {email}</span>
-      </Button>
-    );
-  }
-  return (
-    <span className="inline-flex gap-2">
-      <Button
-        size="sm"
-        variant="danger"
-        pending={pending}
-        autoFocus
-        onClick={async () => {
-          setPending(true);
-          await onConfirm();
-          setPending(false);
-          setConfirming(false);
-        }}
-      >
-        Confirm removal<span className="sr-only"> of {email}</span>
-      </Button>
-      <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
-        Keep
-      </Button>
-    </span>
-  );
-}
-
 function AccessEditor({
   member,
   sites,
@@ -318,27 +291,12 @@ function AccessEditor({
     <div className="space-y-4 py-2">
       <fieldset>
         <legend className="text-sm font-medium text-zinc-800">Sites {member.email} can see</legend>
-        {!sites ? (
-          <Skeleton className="mt-2 h-10 w-full" />
-        ) : sites.length === 0 ? (
-          <p className="mt-2 text-sm text-zinc-600">The organization has no sites yet.</p>
-        ) : (
-          <div className="mt-2 grid gap-2 sm:grid-cols-2">
-            {sites.map((site) => (
-              <CheckboxField
-                key={site.id}
-                label={site.hostname}
-                checked={selected.has(site.id)}
-                onChange={(e) => {
-                  const next = new Set(selected);
-                  if (e.target.checked) next.add(site.id);
-                  else next.delete(site.id);
-                  setSelected(next);
-                }}
-              />
-            ))}
-          </div>
-        )}
+        <SiteChecklist
+          sites={sites}
+          selected={selected}
+          onChange={setSelected}
+          emptyText="The organization has no sites yet."
+        />
       </fieldset>
       <CheckboxField
         label="Can start crawls"
@@ -346,11 +304,7 @@ function AccessEditor({
         checked={canCrawl}
         onChange={(e) => setCanCrawl(e.target.checked)}
       />
-      {error ? (
-        <p role="alert" className="text-sm font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FormError>{error}</FormError>
       <div className="flex gap-2">
         <Button variant="primary" size="sm" pending={pending} onClick={save}>
           Save access

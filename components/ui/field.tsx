@@ -11,6 +11,77 @@ function describedBy(...ids: Array<string | false | undefined>): string | undefi
 
 type FieldChrome = { label: ReactNode; hint?: ReactNode; error?: string | null; className?: string };
 
+/** The control's id (given or generated) and the ids of the hint and error that describe it. */
+function useFieldIds(id: string | undefined, hint: ReactNode, error?: string | null) {
+  const auto = useId();
+  const controlId = id ?? auto;
+  return {
+    controlId,
+    hintId: hint ? `${controlId}-hint` : undefined,
+    errorId: error ? `${controlId}-error` : undefined,
+  };
+}
+
+function FieldLabel({ htmlFor, children }: { htmlFor: string; children: ReactNode }) {
+  return (
+    <label htmlFor={htmlFor} className="block text-sm font-medium text-zinc-800">
+      {children}
+    </label>
+  );
+}
+
+function FieldHint({ id, children }: { id: string | undefined; children: ReactNode }) {
+  return children ? (
+    <p id={id} className="text-xs text-zinc-600">
+      {children}
+    </p>
+  ) : null;
+}
+
+type ControlProps = {
+  id: string;
+  className: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+};
+
+/**
+ * Label above, control, then hint and error: the frame every text-like field shares. The control
+ * gets its id, error styling and aria-describedby from here; `extraClass` adds to its classes.
+ */
+function StackedField({
+  label,
+  hint,
+  error,
+  className,
+  id,
+  extraClass,
+  children,
+}: FieldChrome & {
+  id: string | undefined;
+  extraClass?: string;
+  children: (props: ControlProps) => ReactNode;
+}) {
+  const { controlId, hintId, errorId } = useFieldIds(id, hint, error);
+  return (
+    <div className={cx('space-y-1.5', className)}>
+      <FieldLabel htmlFor={controlId}>{label}</FieldLabel>
+      {children({
+        id: controlId,
+        className: cx(control, extraClass, error ? 'border-red-500' : 'border-zinc-300'),
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': describedBy(hintId, errorId),
+      })}
+      <FieldHint id={hintId}>{hint}</FieldHint>
+      {error ? (
+        <p id={errorId} className="text-xs font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** A labelled input whose hint and error are tied to it with aria-describedby. */
 export function TextField({
   label,
@@ -20,33 +91,10 @@ export function TextField({
   id,
   ...input
 }: FieldChrome & ComponentProps<'input'>) {
-  const auto = useId();
-  const inputId = id ?? auto;
-  const hintId = hint ? `${inputId}-hint` : undefined;
-  const errorId = error ? `${inputId}-error` : undefined;
   return (
-    <div className={cx('space-y-1.5', className)}>
-      <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
-        {label}
-      </label>
-      <input
-        id={inputId}
-        className={cx(control, error ? 'border-red-500' : 'border-zinc-300')}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hintId, errorId)}
-        {...input}
-      />
-      {hint ? (
-        <p id={hintId} className="text-xs text-zinc-600">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <StackedField label={label} hint={hint} error={error} className={className} id={id}>
+      {(props) => <input {...props} {...input} />}
+    </StackedField>
   );
 }
 
@@ -56,71 +104,12 @@ export function SelectField({
   error,
   className,
   id,
-  children,
   ...select
 }: FieldChrome & ComponentProps<'select'>) {
-  const auto = useId();
-  const selectId = id ?? auto;
-  const hintId = hint ? `${selectId}-hint` : undefined;
-  const errorId = error ? `${selectId}-error` : undefined;
   return (
-    <div className={cx('space-y-1.5', className)}>
-      <label htmlFor={selectId} className="block text-sm font-medium text-zinc-800">
-        {label}
-      </label>
-      <select
-        id={selectId}
-        className={cx(control, error ? 'border-red-500' : 'border-zinc-300')}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hintId, errorId)}
-        {...select}
-      >
-        {children}
-      </select>
-      {hint ? (
-        <p id={hintId} className="text-xs text-zinc-600">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-export function CheckboxField({
-  label,
-  hint,
-  className,
-  id,
-  ...input
-}: Omit<FieldChrome, 'error'> & Omit<ComponentProps<'input'>, 'type'>) {
-  const auto = useId();
-  const inputId = id ?? auto;
-  const hintId = hint ? `${inputId}-hint` : undefined;
-  return (
-    <div className={cx('flex items-start gap-3', className)}>
-      <input
-        id={inputId}
-        type="checkbox"
-        className="mt-0.5 size-4 rounded border-zinc-400 accent-accent-600"
-        aria-describedby={hintId}
-        {...input}
-      />
-      <div>
-        <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
-          {label}
-        </label>
-        {hint ? (
-          <p id={hintId} className="text-xs text-zinc-600">
-            {hint}
-          </p>
-        ) : null}
-      </div>
-    </div>
+    <StackedField label={label} hint={hint} error={error} className={className} id={id}>
+      {(props) => <select {...props} {...select} />}
+    </StackedField>
   );
 }
 
@@ -132,32 +121,50 @@ export function TextAreaField({
   id,
   ...area
 }: FieldChrome & ComponentProps<'textarea'>) {
-  const auto = useId();
-  const areaId = id ?? auto;
-  const hintId = hint ? `${areaId}-hint` : undefined;
-  const errorId = error ? `${areaId}-error` : undefined;
   return (
-    <div className={cx('space-y-1.5', className)}>
-      <label htmlFor={areaId} className="block text-sm font-medium text-zinc-800">
-        {label}
-      </label>
-      <textarea
-        id={areaId}
-        className={cx(control, 'font-mono', error ? 'border-red-500' : 'border-zinc-300')}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hintId, errorId)}
-        {...area}
+    <StackedField
+      label={label}
+      hint={hint}
+      error={error}
+      className={className}
+      id={id}
+      extraClass="font-mono"
+    >
+      {(props) => <textarea {...props} {...area} />}
+    </StackedField>
+  );
+}
+
+export function CheckboxField({
+  label,
+  hint,
+  className,
+  id,
+  ...input
+}: Omit<FieldChrome, 'error'> & Omit<ComponentProps<'input'>, 'type'>) {
+  const { controlId, hintId } = useFieldIds(id, hint);
+  return (
+    <div className={cx('flex items-start gap-3', className)}>
+      <input
+        id={controlId}
+        type="checkbox"
+        className="mt-0.5 size-4 rounded border-zinc-400 accent-accent-600"
+        aria-describedby={hintId}
+        {...input}
       />
-      {hint ? (
-        <p id={hintId} className="text-xs text-zinc-600">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <div>
+        <FieldLabel htmlFor={controlId}>{label}</FieldLabel>
+        <FieldHint id={hintId}>{hint}</FieldHint>
+      </div>
     </div>
   );
+}
+
+/** A form-level error, announced when it appears; renders nothing while there is none. */
+export function FormError({ children, className }: { children: ReactNode; className?: string }) {
+  return children ? (
+    <p role="alert" className={cx('text-sm font-medium text-red-700', className)}>
+      {children}
+    </p>
+  ) : null;
 }

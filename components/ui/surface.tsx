@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Button } from './button';
 import { cx } from './cx';
 
 export function Card({ children, className }: { children: ReactNode; className?: string }) {
@@ -144,20 +145,58 @@ export function Skeleton({ className }: { className?: string }) {
   return <div aria-hidden="true" className={cx('animate-pulse rounded-md bg-zinc-200', className)} />;
 }
 
-/** Loading placeholder for a whole page; the status text is what assistive technology hears. */
-export function PageSkeleton({ label = 'Loading' }: { label?: string }) {
+/**
+ * Placeholder while something loads: the skeletons are what sighted users see, the status text
+ * ("Loading keys…") is what assistive technology hears.
+ */
+export function Loading({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
       <p role="status" className="sr-only">
         {label}…
       </p>
+      {children}
+    </div>
+  );
+}
+
+/** Loading placeholder for a whole page. */
+export function PageSkeleton({ label = 'Loading' }: { label?: string }) {
+  return (
+    <Loading label={label}>
       <Skeleton className="mb-2 h-8 w-48" />
       <Skeleton className="mb-8 h-4 w-80" />
       <div className="space-y-3">
         <Skeleton className="h-24 w-full" />
         <Skeleton className="h-40 w-full" />
       </div>
-    </div>
+    </Loading>
+  );
+}
+
+/** A failed load: the server's message, and a way to try again where reloading can help. */
+export function LoadError({
+  title,
+  error,
+  onRetry,
+}: {
+  title: ReactNode;
+  error: { message: string };
+  onRetry?: () => Promise<void>;
+}) {
+  return (
+    <Alert tone="danger" title={title}>
+      {onRetry ? (
+        <>
+          <p>{error.message}</p>
+          <Button size="sm" className="mt-3" onClick={() => void onRetry()}>
+            Try again
+          </Button>
+        </>
+      ) : (
+        error.message
+      )}
+    </Alert>
   );
 }
 

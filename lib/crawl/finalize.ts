@@ -225,16 +225,44 @@ async function deriveRunSeo(db: Db, runId: string, settings: RunSettings): Promi
     sql`select url, seo_facts from crawl_urls
         where run_id = ${runId}::uuid and is_page = 1 and seo_facts is not null order by seq`,
   );
+  const redirectOnly = await pagesReachedOnlyViaRedirects(db, runId);
   const pages: SeoPage[] = [];
   for (const row of stored) {
     const facts = parseStoredSeoFacts(
       typeof row.seo_facts === 'string' ? JSON.parse(row.seo_facts) : row.seo_facts,
     );
-    if (facts) pages.push({ url: row.url, facts });
+    if (facts) pages.push({ url: row.url, facts, reachedOnlyViaRedirect: redirectOnly.has(row.url) });
   }
   const resolveTarget = await canonicalResolver(db, runId, settings, pages);
   const issues = deriveSeoIssues(pages, resolveTarget);
   return { issues, score: scoreSeo(issues, pages.length), pagesScanned: pages.length };
+}
+
+/**
+ * Pages the crawl reached through a redirect (recorded under the redirect's final URL, found on the
+ * redirecting URL) that no crawled page links to directly: every visitor and crawler pays a hop.
+ * Only those candidates are looked up among the link targets, so a site without redirects pays
+ * nothing here.
+ */
+async function pagesReachedOnlyViaRedirects(db: Db, runId: string): Promise<Set<string>> {
+  const candidates = await rows<{ url: string }>(
+    db,
+    sql`select p.url from crawl_urls p
+        join crawl_urls r on r.run_id = p.run_id and r.url = p.found_on
+        where p.run_id = ${runId}::uuid and p.is_page = 1 and r.is_page = 0 and r.redirect_chain is not null`,
+  );
+  if (candidates.length === 0) return new Set();
+  const urls = candidates.map((c) => c.url);
+  // One pass over the stored links, hashed against the candidates (not one scan per candidate).
+  const linked = await rows<{ url: string }>(
+    db,
+    sql`select distinct l.link ->> 0 as url
+        from crawl_urls s cross join lateral jsonb_array_elements(s.links) as l(link)
+        where s.run_id = ${runId}::uuid and s.links is not null
+          and (l.link ->> 0) in (select jsonb_array_elements_text(${JSON.stringify(urls)}::jsonb))`,
+  );
+  const direct = new Set(linked.map((r) => r.url));
+  return new Set(urls.filter((url) => !direct.has(url)));
 }
 
 async function canonicalResolver(

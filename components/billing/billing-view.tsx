@@ -2,10 +2,10 @@
 
 import { useState } from 'react';
 import { ApiClientError, requestJson, useResource } from '@/components/api/client';
-import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
+import { FormError } from '@/components/ui/field';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
-import { Alert, EmptyState, Section, Skeleton } from '@/components/ui/surface';
+import { Alert, EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import type { Billing } from '@/lib/billing/service';
 
@@ -19,24 +19,14 @@ export function BillingView() {
   const [error, setError] = useState<string | null>(null);
 
   if (billing.error) {
-    return (
-      <Alert tone="danger" title="Could not load billing">
-        <p>{billing.error.message}</p>
-        <Button size="sm" className="mt-3" onClick={() => void billing.reload()}>
-          Try again
-        </Button>
-      </Alert>
-    );
+    return <LoadError title="Could not load billing" error={billing.error} onRetry={billing.reload} />;
   }
   if (!billing.data) {
     return (
-      <div>
-        <p role="status" className="sr-only">
-          Loading billing…
-        </p>
+      <Loading label="Loading billing">
         <Skeleton className="mb-4 h-28 w-full" />
         <Skeleton className="h-48 w-full" />
-      </div>
+      </Loading>
     );
   }
   const b = billing.data;
@@ -99,11 +89,7 @@ export function BillingView() {
         <p role="status" className="mt-3 text-sm text-green-800 empty:hidden">
           {message}
         </p>
-        {error ? (
-          <p role="alert" className="mt-3 text-sm font-medium text-red-700">
-            {error}
-          </p>
-        ) : null}
+        <FormError className="mt-3">{error}</FormError>
       </Section>
 
       {b.pausedSites.length > 0 ? (

@@ -6,6 +6,7 @@ import { ApiClientError } from '@/components/api/client';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { SignInForm } from '@/components/auth/sign-in-form';
 import { Button } from '@/components/ui/button';
+import { FormError } from '@/components/ui/field';
 
 type Props = { invitationId: string; organizationId: string; email: string; signedIn: boolean };
 
@@ -33,29 +34,21 @@ export function AcceptInvitation({ invitationId, organizationId, email, signedIn
     }
   }
 
-  if (!signedIn) {
-    return (
-      <div>
-        <p className="mb-4 text-sm text-zinc-700">Sign in as {email} to accept. We will email you a code.</p>
-        <SignInForm initialEmail={email} lockEmail onSignedIn={accept} />
-        {error ? (
-          <p role="alert" className="mt-3 text-sm font-medium text-red-700">
-            {error}
-          </p>
-        ) : null}
-      </div>
-    );
-  }
   return (
     <div>
-      <Button variant="primary" pending={pending} onClick={accept} className="w-full">
-        Accept invitation
-      </Button>
-      {error ? (
-        <p role="alert" className="mt-3 text-sm font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
+      {signedIn ? (
+        <Button variant="primary" pending={pending} onClick={accept} className="w-full">
+          Accept invitation
+        </Button>
+      ) : (
+        <>
+          <p className="mb-4 text-sm text-zinc-700">
+            Sign in as {email} to accept. We will email you a code.
+          </p>
+          <SignInForm initialEmail={email} lockEmail onSignedIn={accept} />
+        </>
+      )}
+      <FormError className="mt-3">{error}</FormError>
     </div>
   );
 }

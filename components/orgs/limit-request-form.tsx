@@ -2,31 +2,22 @@
 
 import type { FormEvent } from 'react';
 import { useState } from 'react';
-import { ApiClientError, requestJson, useResource } from '@/components/api/client';
-import { splitFieldError } from '@/components/api/field-errors';
+import { requestJson, useResource } from '@/components/api/client';
+import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import { Button } from '@/components/ui/button';
-import { TextAreaField, TextField } from '@/components/ui/field';
+import { FormError, TextAreaField, TextField } from '@/components/ui/field';
 import { formatDateTime } from '@/components/ui/format';
-import { Alert, Badge, Skeleton } from '@/components/ui/surface';
+import { Alert, Badge, LoadError, Loading, Skeleton } from '@/components/ui/surface';
 import type { LimitRequestView, OrgQuota } from '@/lib/api/schemas/limits';
 
 export function LimitRequestPanel() {
   const quota = useResource<OrgQuota>('/v1/me/org-quota');
-  if (quota.error) {
-    return (
-      <Alert tone="danger" title="Could not load your organization quota">
-        {quota.error.message}
-      </Alert>
-    );
-  }
+  if (quota.error) return <LoadError title="Could not load your organization quota" error={quota.error} />;
   if (!quota.data) {
     return (
-      <div>
-        <p role="status" className="sr-only">
-          Loading quota…
-        </p>
+      <Loading label="Loading quota">
         <Skeleton className="h-40 w-full" />
-      </div>
+      </Loading>
     );
   }
   const q = quota.data;
@@ -66,7 +57,7 @@ function LatestRequest({ request }: { request: LimitRequestView }) {
 function LimitRequestForm({ currentLimit, onSent }: { currentLimit: number; onSent: () => void }) {
   const [requested, setRequested] = useState(String(currentLimit + 1));
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<{ requestedLimit?: string; reason?: string; form?: string }>({});
+  const [errors, setErrors] = useState<FormErrors<'requestedLimit' | 'reason'>>({});
   const [pending, setPending] = useState(false);
 
   async function submit(event: FormEvent) {
@@ -79,9 +70,7 @@ function LimitRequestForm({ currentLimit, onSent }: { currentLimit: number; onSe
       });
       onSent();
     } catch (e) {
-      const message = e instanceof ApiClientError ? e.message : 'Could not send the request.';
-      const { field, text } = splitFieldError(message, ['requestedLimit', 'reason']);
-      setErrors(field ? { [field]: text } : { form: message });
+      setErrors(formErrorsOf(e, ['requestedLimit', 'reason'], 'Could not send the request.'));
     } finally {
       setPending(false);
     }
@@ -109,11 +98,7 @@ function LimitRequestForm({ currentLimit, onSent }: { currentLimit: number; onSe
         onChange={(e) => setReason(e.target.value)}
         error={errors.reason}
       />
-      {errors.form ? (
-        <p role="alert" className="text-sm font-medium text-red-700">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormError>{errors.form}</FormError>
       <Button type="submit" variant="primary" pending={pending}>
         Send request
       </Button>

@@ -4,10 +4,12 @@ import { useMemo, useState } from 'react';
 import { useResource } from '@/components/api/client';
 import type { BrokenLink, BrokenLinkReport } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
+import { ExternalLink } from '@/components/ui/external-link';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
-import { Alert, Badge, EmptyState, Skeleton, Stat } from '@/components/ui/surface';
+import { Badge, EmptyState, Stat } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import { brokenLinksCsv, redirectHops } from './broken-links-csv';
+import { FindingCard, ReportPlaceholder } from './report-parts';
 
 type KindFilter = 'all' | 'internal' | 'external';
 type TargetGroup = { target: string; first: BrokenLink; sources: BrokenLink[] };
@@ -32,33 +34,16 @@ export function BrokenLinksReport({ siteId, hostname }: { siteId: string; hostna
   );
   const groups = useMemo(() => groupByTarget(rows), [rows]);
 
-  if (report.error) {
-    if (report.error.status === 404) {
-      return (
-        <EmptyState
-          title="No broken-link report yet"
-          description={`${capitalize(report.error.message)}. Reports appear after the first crawl with the Broken links app on.`}
-        />
-      );
-    }
+  if (report.error || !report.data) {
     return (
-      <Alert tone="danger" title="Could not load the report">
-        <p>{report.error.message}</p>
-        <Button size="sm" className="mt-3" onClick={() => void report.reload()}>
-          Try again
-        </Button>
-      </Alert>
-    );
-  }
-  if (!report.data) {
-    return (
-      <div>
-        <p role="status" className="sr-only">
-          Loading report…
-        </p>
-        <Skeleton className="mb-4 h-20 w-full" />
-        <Skeleton className="h-64 w-full" />
-      </div>
+      <ReportPlaceholder
+        report={report}
+        name="report"
+        missing={(error) => ({
+          title: 'No broken-link report yet',
+          description: `${capitalize(error.message)}. Reports appear after the first crawl with the Broken links app on.`,
+        })}
+      />
     );
   }
 
@@ -138,64 +123,56 @@ function TargetCard({ group }: { group: TargetGroup }) {
   const { first } = group;
   const hops = redirectHops(first.redirect_chain);
   return (
-    <li className="rounded-lg border border-zinc-200 bg-white shadow-xs">
-      <div className="border-b border-zinc-200 px-5 py-4">
-        <div className="flex flex-wrap items-center gap-2">
-          <Badge tone="danger">
-            {first.status_code ?? (first.status === 'error' ? 'No response' : 'Broken')}
-          </Badge>
-          <Badge>{first.kind === 'internal' ? 'Internal' : 'External'}</Badge>
-        </div>
-        <h3 className="mt-2 font-mono text-sm font-medium break-all text-zinc-900">{group.target}</h3>
-        {first.detail ? <p className="mt-1 text-sm text-zinc-600">{first.detail}</p> : null}
-        {hops.length > 0 ? (
-          <div className="mt-2">
-            <p className="text-xs font-medium text-zinc-700">Redirect chain</p>
-            <ol className="mt-1 list-decimal space-y-0.5 pl-5 font-mono text-xs break-all text-zinc-700">
-              {hops.map((hop, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: hops are positional and may repeat
-                <li key={i}>{hop}</li>
-              ))}
-            </ol>
+    <FindingCard
+      pageCount={group.sources.length}
+      summary={`Linked from ${group.sources.length} ${group.sources.length === 1 ? 'page' : 'pages'}`}
+      header={
+        <>
+          <div className="flex flex-wrap items-center gap-2">
+            <Badge tone="danger">
+              {first.status_code ?? (first.status === 'error' ? 'No response' : 'Broken')}
+            </Badge>
+            <Badge>{first.kind === 'internal' ? 'Internal' : 'External'}</Badge>
           </div>
-        ) : null}
-      </div>
-      <details className="group px-5 py-3" open={group.sources.length <= 3}>
-        <summary className="cursor-pointer text-sm font-medium text-zinc-800">
-          Linked from {group.sources.length} {group.sources.length === 1 ? 'page' : 'pages'}
-        </summary>
-        <div className="mt-3">
-          <Table caption={`Pages linking to ${group.target}`}>
-            <thead>
-              <tr>
-                <Th>Source page</Th>
-                <Th>Link text</Th>
-                <Th>Selector</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {group.sources.map((row) => (
-                <tr key={row.id}>
-                  <Td className="break-all">
-                    <a
-                      href={row.source_url}
-                      className="text-accent-700 hover:underline"
-                      rel="noreferrer"
-                      target="_blank"
-                    >
-                      {row.source_url}
-                      <span className="sr-only"> (opens in a new tab)</span>
-                    </a>
-                  </Td>
-                  <Td>{row.link_text || <span className="text-zinc-600">(no text)</span>}</Td>
-                  <Td className="font-mono text-xs break-all">{row.link_selector ?? '—'}</Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </div>
-      </details>
-    </li>
+          <h3 className="mt-2 font-mono text-sm font-medium break-all text-zinc-900">{group.target}</h3>
+          {first.detail ? <p className="mt-1 text-sm text-zinc-600">{first.detail}</p> : null}
+          {hops.length > 0 ? (
+            <div className="mt-2">
+              <p className="text-xs font-medium text-zinc-700">Redirect chain</p>
+              <ol className="mt-1 list-decimal space-y-0.5 pl-5 font-mono text-xs break-all text-zinc-700">
+                {hops.map((hop, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: hops are positional and may repeat
+                  <li key={i}>{hop}</li>
+                ))}
+              </ol>
+            </div>
+          ) : null}
+        </>
+      }
+    >
+      <Table caption={`Pages linking to ${group.target}`}>
+        <thead>
+          <tr>
+            <Th>Source page</Th>
+            <Th>Link text</Th>
+            <Th>Selector</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {group.sources.map((row) => (
+            <tr key={row.id}>
+              <Td className="break-all">
+                <ExternalLink href={row.source_url} className="text-accent-700 hover:underline">
+                  {row.source_url}
+                </ExternalLink>
+              </Td>
+              <Td>{row.link_text || <span className="text-zinc-600">(no text)</span>}</Td>
+              <Td className="font-mono text-xs break-all">{row.link_selector ?? '—'}</Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </FindingCard>
   );
 }
 

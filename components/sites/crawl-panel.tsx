@@ -7,7 +7,7 @@ import { ApiClientError, requestJson, useResource } from '@/components/api/clien
 import type { LiveCrawlState, SiteStatus } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
-import { Alert, Badge, Section, Skeleton, Stat } from '@/components/ui/surface';
+import { Alert, Badge, LoadError, Section, Skeleton, Stat } from '@/components/ui/surface';
 
 const POLL_MS = 2000;
 
@@ -93,12 +93,7 @@ export function CrawlPanel({ siteId, canCrawl }: { siteId: string; canCrawl: boo
         </Alert>
       ) : null}
       {status.error ? (
-        <Alert tone="danger" title="Could not load crawl status">
-          <p>{status.error.message}</p>
-          <Button size="sm" className="mt-3" onClick={() => void reload()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadError title="Could not load crawl status" error={status.error} onRetry={reload} />
       ) : !status.data || !live ? (
         <Skeleton className="h-24 w-full" />
       ) : running ? (

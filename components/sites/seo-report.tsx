@@ -2,11 +2,12 @@
 
 import { useResource } from '@/components/api/client';
 import type { Run } from '@/components/api/types';
-import { Button } from '@/components/ui/button';
+import { ExternalLink } from '@/components/ui/external-link';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
-import { Alert, Badge, EmptyState, Skeleton, Stat } from '@/components/ui/surface';
+import { Badge, EmptyState, Stat } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import type { SeoReport as SeoReportBody, SeoReportCheck } from '@/lib/seo/report';
+import { FindingCard, ReportPlaceholder } from './report-parts';
 
 type SeoReportResponse = SeoReportBody & { run: Run };
 
@@ -15,33 +16,17 @@ const impactTone = { critical: 'danger', serious: 'danger', moderate: 'warning',
 export function SeoReport({ siteId }: { siteId: string }) {
   const report = useResource<SeoReportResponse>(`/v1/sites/${siteId}/seo-report`);
 
-  if (report.error) {
-    if (report.error.status === 404) {
-      return (
-        <EmptyState
-          title="No SEO report yet"
-          description="SEO checks run during each crawl while the SEO app is on. The report appears after the first one finishes."
-        />
-      );
-    }
+  if (report.error || !report.data) {
     return (
-      <Alert tone="danger" title="Could not load the SEO report">
-        <p>{report.error.message}</p>
-        <Button size="sm" className="mt-3" onClick={() => void report.reload()}>
-          Try again
-        </Button>
-      </Alert>
-    );
-  }
-  if (!report.data) {
-    return (
-      <div>
-        <p role="status" className="sr-only">
-          Loading SEO report…
-        </p>
-        <Skeleton className="mb-4 h-20 w-full" />
-        <Skeleton className="h-64 w-full" />
-      </div>
+      <ReportPlaceholder
+        report={report}
+        name="SEO report"
+        missing={() => ({
+          title: 'No SEO report yet',
+          description:
+            'SEO checks run during each crawl while the SEO app is on. The report appears after the first one finishes.',
+        })}
+      />
     );
   }
 
@@ -80,53 +65,47 @@ export function SeoReport({ siteId }: { siteId: string }) {
 
 function CheckCard({ check }: { check: SeoReportCheck }) {
   return (
-    <li className="rounded-lg border border-zinc-200 bg-white shadow-xs">
-      <div className="px-5 py-4">
-        <div className="flex flex-wrap items-center gap-2">
-          <Badge tone={impactTone[check.impact]}>{check.impact}</Badge>
-          <span className="text-xs text-zinc-600">
-            {check.count} {check.count === 1 ? 'page' : 'pages'}
-          </span>
-        </div>
-        <h3 className="mt-2 text-sm font-semibold text-zinc-900">{check.title}</h3>
-        <p className="mt-1 text-sm text-zinc-600">{check.help}</p>
-      </div>
-      <details className="border-t border-zinc-200 px-5 py-3" open={check.pages.length <= 3}>
-        <summary className="cursor-pointer text-sm font-medium text-zinc-800">Affected pages</summary>
-        <div className="mt-3">
-          <Table caption={`Pages failing: ${check.title}`}>
-            <thead>
-              <tr>
-                <Th>Page</Th>
-                <Th>Detail</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {check.pages.map((page) => (
-                <tr key={page.pageUrl}>
-                  <Td className="break-all">
-                    <a
-                      href={page.pageUrl}
-                      className="text-accent-700 hover:underline"
-                      rel="noreferrer"
-                      target="_blank"
-                    >
-                      {page.pageUrl}
-                      <span className="sr-only"> (opens in a new tab)</span>
-                    </a>
-                  </Td>
-                  <Td>
-                    {page.detail}
-                    {page.value !== undefined ? (
-                      <span className="ml-1 font-mono text-xs text-zinc-600">({String(page.value)})</span>
-                    ) : null}
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </div>
-      </details>
-    </li>
+    <FindingCard
+      pageCount={check.pages.length}
+      summary="Affected pages"
+      header={
+        <>
+          <div className="flex flex-wrap items-center gap-2">
+            <Badge tone={impactTone[check.impact]}>{check.impact}</Badge>
+            <span className="text-xs text-zinc-600">
+              {check.count} {check.count === 1 ? 'page' : 'pages'}
+            </span>
+          </div>
+          <h3 className="mt-2 text-sm font-semibold text-zinc-900">{check.title}</h3>
+          <p className="mt-1 text-sm text-zinc-600">{check.help}</p>
+        </>
+      }
+    >
+      <Table caption={`Pages failing: ${check.title}`}>
+        <thead>
+          <tr>
+            <Th>Page</Th>
+            <Th>Detail</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {check.pages.map((page) => (
+            <tr key={page.pageUrl}>
+              <Td className="break-all">
+                <ExternalLink href={page.pageUrl} className="text-accent-700 hover:underline">
+                  {page.pageUrl}
+                </ExternalLink>
+              </Td>
+              <Td>
+                {page.detail}
+                {page.value !== undefined ? (
+                  <span className="ml-1 font-mono text-xs text-zinc-600">({String(page.value)})</span>
+                ) : null}
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </FindingCard>
   );
 }

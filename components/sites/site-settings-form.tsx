@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { ApiClientError, requestJson } from '@/components/api/client';
-import { splitFieldError } from '@/components/api/field-errors';
+import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { Site } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '@/components/ui/field';
@@ -13,7 +13,7 @@ import { APPS, CADENCE_CHOICES } from './apps';
 
 type AppKey = (typeof APPS)[number]['key'];
 const FIELDS = ['rootUrl', 'cadenceMinutes', 'a11yCadenceMinutes', 'excludePaths', 'stripParams'] as const;
-type FieldErrors = Partial<Record<(typeof FIELDS)[number] | 'form', string>>;
+type FieldErrors = FormErrors<(typeof FIELDS)[number]>;
 
 const lines = (text: string) =>
   text
@@ -67,9 +67,7 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
       setStatus('Settings saved.');
       router.refresh();
     } catch (e) {
-      const message = e instanceof ApiClientError ? e.message : 'Could not save the settings.';
-      const { field, text } = splitFieldError(message, FIELDS);
-      setErrors(field ? { [field]: text } : { form: message });
+      setErrors(formErrorsOf(e, FIELDS, 'Could not save the settings.'));
     } finally {
       setPending(false);
     }

@@ -6,7 +6,7 @@ import { useResource } from '@/components/api/client';
 import type { Quota, Site } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { formatCadence, formatDateTime } from '@/components/ui/format';
-import { Alert, Badge, EmptyState, Section, Skeleton } from '@/components/ui/surface';
+import { Badge, EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import { APPS } from './apps';
 import { RegisterSiteForm } from './register-site-form';
@@ -32,19 +32,11 @@ export function SitesView({ canRegister }: { canRegister: boolean }) {
           {sites.data ? <QuotaMeter quota={sites.data.quota} /> : null}
         </div>
         {sites.error ? (
-          <Alert tone="danger" title="Could not load sites">
-            <p>{sites.error.message}</p>
-            <Button size="sm" className="mt-3" onClick={() => void sites.reload()}>
-              Try again
-            </Button>
-          </Alert>
+          <LoadError title="Could not load sites" error={sites.error} onRetry={sites.reload} />
         ) : !sites.data ? (
-          <div>
-            <p role="status" className="sr-only">
-              Loading sites…
-            </p>
+          <Loading label="Loading sites">
             <Skeleton className="h-32 w-full" />
-          </div>
+          </Loading>
         ) : sites.data.sites.length === 0 ? (
           <EmptyState
             title="No sites yet"

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { SiteTabs } from '@/components/sites/site-tabs';
+import { ExternalLink } from '@/components/ui/external-link';
 import { isPrivileged } from '@/lib/auth/principal';
 import { requireDashboard } from '@/lib/dashboard/session';
 import { siteForPage } from '@/lib/dashboard/site';
@@ -24,10 +25,9 @@ export default async function SiteLayout({
       <div className="mb-4">
         <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">{site.hostname}</h1>
         <p className="mt-1 text-sm text-zinc-600">
-          <a href={site.root_url} className="hover:underline" rel="noreferrer" target="_blank">
+          <ExternalLink href={site.root_url} className="hover:underline">
             {site.root_url}
-            <span className="sr-only"> (opens in a new tab)</span>
-          </a>
+          </ExternalLink>
         </p>
       </div>
       <SiteTabs siteId={site.id} showSettings={isPrivileged(principal)} />

@@ -1,0 +1,57 @@
+'use client';
+
+import type { ReactNode } from 'react';
+import type { ApiClientError, Resource } from '@/components/api/client';
+import { EmptyState, LoadError, Loading, Skeleton } from '@/components/ui/surface';
+
+/**
+ * What a crawl report shows until it has data: "no report yet" when the API answers 404 (no crawl
+ * has produced one), the error with a retry for any other failure, and a skeleton while loading.
+ */
+export function ReportPlaceholder({
+  report,
+  name,
+  missing,
+}: {
+  report: Resource<unknown>;
+  /** "report", "SEO report": completes "Could not load the …" and "Loading …". */
+  name: string;
+  missing: (error: ApiClientError) => { title: string; description: string };
+}) {
+  if (report.error?.status === 404) return <EmptyState {...missing(report.error)} />;
+  if (report.error) {
+    return <LoadError title={`Could not load the ${name}`} error={report.error} onRetry={report.reload} />;
+  }
+  return (
+    <Loading label={`Loading ${name}`}>
+      <Skeleton className="mb-4 h-20 w-full" />
+      <Skeleton className="h-64 w-full" />
+    </Loading>
+  );
+}
+
+/**
+ * One finding of a report: what is wrong, then the pages it affects behind a disclosure that starts
+ * open while the list is short enough to scan.
+ */
+export function FindingCard({
+  header,
+  summary,
+  pageCount,
+  children,
+}: {
+  header: ReactNode;
+  summary: ReactNode;
+  pageCount: number;
+  children: ReactNode;
+}) {
+  return (
+    <li className="rounded-lg border border-zinc-200 bg-white shadow-xs">
+      <div className="px-5 py-4">{header}</div>
+      <details className="border-t border-zinc-200 px-5 py-3" open={pageCount <= 3}>
+        <summary className="cursor-pointer text-sm font-medium text-zinc-800">{summary}</summary>
+        <div className="mt-3">{children}</div>
+      </details>
+    </li>
+  );
+}

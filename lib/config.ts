@@ -23,6 +23,8 @@ const schema = z.object({
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_DEV: z.string().optional(),
+  /** A self-hosted Inngest server instead of Inngest Cloud (read by the Inngest SDK itself). */
+  INNGEST_BASE_URL: z.url().optional(),
   RESEND_API_KEY: z.string().optional(),
   RESEND_BASE_URL: z.url().default('https://api.resend.com'),
   MAIL_FROM: z.string().default('Sitewatch <noreply@sitewatch.local>'),

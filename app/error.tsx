@@ -1,7 +1,7 @@
 'use client';
 
-import { Logo } from '@/components/brand';
 import { ErrorPanel } from '@/components/shell/error-panel';
+import { StandalonePage } from '@/components/shell/standalone-page';
 
 export default function RootError({
   error,
@@ -11,13 +11,8 @@ export default function RootError({
   reset: () => void;
 }) {
   return (
-    <div className="flex min-h-screen flex-col">
-      <header className="px-6 py-5">
-        <Logo />
-      </header>
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-xl flex-1 px-4 pt-16 outline-none">
-        <ErrorPanel error={error} reset={reset} />
-      </main>
-    </div>
+    <StandalonePage mainClassName="mx-auto w-full max-w-xl flex-1 px-4 pt-16">
+      <ErrorPanel error={error} reset={reset} />
+    </StandalonePage>
   );
 }

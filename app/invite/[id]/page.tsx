@@ -1,9 +1,11 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { Logo } from '@/components/brand';
+import type { ReactNode } from 'react';
 import { AcceptInvitation } from '@/components/invite/accept-invitation';
 import { SignOutButton } from '@/components/shell/sign-out-button';
+import { StandalonePage } from '@/components/shell/standalone-page';
 import { ButtonLink } from '@/components/ui/button';
+import { cx } from '@/components/ui/cx';
 import { Alert } from '@/components/ui/surface';
 import { invitationPreview } from '@/lib/dashboard/invitation';
 import { currentUser } from '@/lib/dashboard/session';
@@ -26,63 +28,61 @@ export default async function InvitationPage({ params }: { params: Promise<{ id:
   const wrongAccount = user !== null && user.email.toLowerCase() !== invitation.email.toLowerCase();
 
   return (
-    <div className="flex min-h-screen flex-col">
-      <header className="px-6 py-5">
-        <Logo />
-      </header>
-      <main id="main" tabIndex={-1} className="flex flex-1 justify-center px-4 pt-12 pb-24 outline-none">
-        <div className="w-full max-w-sm">
-          <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">
-            Join {invitation.organizationName}
-          </h1>
-          <dl className="mt-4 space-y-2 rounded-lg border border-zinc-200 bg-white px-4 py-3 text-sm shadow-xs">
-            <div className="flex justify-between gap-4">
-              <dt className="text-zinc-600">Organization</dt>
-              <dd className="font-medium text-zinc-900">{invitation.organizationName}</dd>
-            </div>
-            <div className="flex justify-between gap-4">
-              <dt className="text-zinc-600">Role</dt>
-              <dd className="font-medium text-zinc-900 capitalize">{invitation.role}</dd>
-            </div>
-            <div className="flex justify-between gap-4">
-              <dt className="text-zinc-600">Invited by</dt>
-              <dd className="font-medium break-all text-zinc-900">{invitation.inviterEmail}</dd>
-            </div>
-            <div className="flex justify-between gap-4">
-              <dt className="text-zinc-600">For</dt>
-              <dd className="font-medium break-all text-zinc-900">{invitation.email}</dd>
-            </div>
-          </dl>
-          <div className="mt-6">
-            {closed ? (
+    <StandalonePage mainClassName="flex flex-1 justify-center px-4 pt-12 pb-24">
+      <div className="w-full max-w-sm">
+        <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">
+          Join {invitation.organizationName}
+        </h1>
+        <dl className="mt-4 space-y-2 rounded-lg border border-zinc-200 bg-white px-4 py-3 text-sm shadow-xs">
+          <Detail term="Organization">{invitation.organizationName}</Detail>
+          <Detail term="Role" className="capitalize">
+            {invitation.role}
+          </Detail>
+          <Detail term="Invited by" className="break-all">
+            {invitation.inviterEmail}
+          </Detail>
+          <Detail term="For" className="break-all">
+            {invitation.email}
+          </Detail>
+        </dl>
+        <div className="mt-6">
+          {closed ? (
+            <Alert tone="warning">
+              {closed}{' '}
+              <a href="/sites" className="font-medium underline">
+                Go to the dashboard
+              </a>
+            </Alert>
+          ) : wrongAccount ? (
+            <div className="space-y-4">
               <Alert tone="warning">
-                {closed}{' '}
-                <a href="/sites" className="font-medium underline">
-                  Go to the dashboard
-                </a>
+                This invitation is for {invitation.email}, but you are signed in as {user.email}. Sign out and
+                open the link again.
               </Alert>
-            ) : wrongAccount ? (
-              <div className="space-y-4">
-                <Alert tone="warning">
-                  This invitation is for {invitation.email}, but you are signed in as {user.email}. Sign out
-                  and open the link again.
-                </Alert>
-                <div className="flex gap-3">
-                  <SignOutButton />
-                  <ButtonLink href="/sites">Back to dashboard</ButtonLink>
-                </div>
+              <div className="flex gap-3">
+                <SignOutButton />
+                <ButtonLink href="/sites">Back to dashboard</ButtonLink>
               </div>
-            ) : (
-              <AcceptInvitation
-                invitationId={invitation.id}
-                organizationId={invitation.organizationId}
-                email={invitation.email}
-                signedIn={user !== null}
-              />
-            )}
-          </div>
+            </div>
+          ) : (
+            <AcceptInvitation
+              invitationId={invitation.id}
+              organizationId={invitation.organizationId}
+              email={invitation.email}
+              signedIn={user !== null}
+            />
+          )}
         </div>
-      </main>
+      </div>
+    </StandalonePage>
+  );
+}
+
+function Detail({ term, className, children }: { term: string; className?: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-zinc-600">{term}</dt>
+      <dd className={cx('font-medium text-zinc-900', className)}>{children}</dd>
     </div>
   );
 }

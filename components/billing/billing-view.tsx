@@ -5,7 +5,15 @@ import { ApiClientError, requestJson, useResource } from '@/components/api/clien
 import { cx } from '@/components/ui/cx';
 import { FormError } from '@/components/ui/field';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
-import { Alert, EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
+import {
+  Alert,
+  EmptyState,
+  LoadError,
+  Loading,
+  PlainSection,
+  Section,
+  Skeleton,
+} from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import type { Billing } from '@/lib/billing/service';
 
@@ -106,10 +114,7 @@ export function BillingView() {
         </Alert>
       ) : null}
 
-      <section aria-labelledby="bill-title">
-        <h2 id="bill-title" className="mb-3 text-base font-semibold text-zinc-900">
-          Projected bill for {b.projected.period}
-        </h2>
+      <PlainSection titleId="bill-title" title={`Projected bill for ${b.projected.period}`}>
         {b.projected.lines.length === 0 ? (
           <EmptyState
             title="Nothing beyond your subscription"
@@ -159,7 +164,7 @@ export function BillingView() {
             </tfoot>
           </Table>
         )}
-      </section>
+      </PlainSection>
     </div>
   );
 }

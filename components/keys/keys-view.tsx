@@ -9,8 +9,16 @@ import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CheckboxField, FormError, SelectField, TextField } from '@/components/ui/field';
 import { formatDateTime } from '@/components/ui/format';
-import { Badge, EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
-import { Table, Td, Th } from '@/components/ui/table';
+import {
+  Badge,
+  EmptyState,
+  LoadError,
+  Loading,
+  PlainSection,
+  Section,
+  Skeleton,
+} from '@/components/ui/surface';
+import { ActionsTh, Table, Td, Th } from '@/components/ui/table';
 import type { ApiKeyView } from '@/lib/api/schemas/keys';
 
 type Revealed = { key: ApiKeyView; secret: string; action: 'created' | 'rerolled' };
@@ -53,10 +61,7 @@ export function KeysView() {
         {announcement}
       </p>
 
-      <section aria-labelledby="keys-title">
-        <h2 id="keys-title" className="mb-3 text-base font-semibold text-zinc-900">
-          Active keys
-        </h2>
+      <PlainSection titleId="keys-title" title="Active keys">
         {keys.error ? (
           <LoadError title="Could not load keys" error={keys.error} />
         ) : !keys.data ? (
@@ -82,9 +87,7 @@ export function KeysView() {
                 <Th>Sites</Th>
                 <Th>Expires</Th>
                 <Th>Last used</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
+                <ActionsTh />
               </tr>
             </thead>
             <tbody>
@@ -128,7 +131,7 @@ export function KeysView() {
             </tbody>
           </Table>
         )}
-      </section>
+      </PlainSection>
 
       <Section
         id="create-key"

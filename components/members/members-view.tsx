@@ -9,8 +9,16 @@ import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CheckboxField, FormError } from '@/components/ui/field';
 import { formatDateTime } from '@/components/ui/format';
-import { Badge, EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
-import { Table, Td, Th } from '@/components/ui/table';
+import {
+  Badge,
+  EmptyState,
+  LoadError,
+  Loading,
+  PlainSection,
+  Section,
+  Skeleton,
+} from '@/components/ui/surface';
+import { ActionsTh, Table, Td, Th } from '@/components/ui/table';
 import type { MemberView } from '@/lib/api/schemas/members';
 import { InviteForm } from './invite-form';
 
@@ -53,10 +61,7 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
       <p role="status" aria-live="polite" className="text-sm text-zinc-700 empty:hidden">
         {announcement}
       </p>
-      <section aria-labelledby="members-title">
-        <h2 id="members-title" className="mb-3 text-base font-semibold text-zinc-900">
-          Members
-        </h2>
+      <PlainSection titleId="members-title" title="Members">
         {members.error ? (
           <LoadError title="Could not load members" error={members.error} />
         ) : !members.data ? (
@@ -70,9 +75,7 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
                 <Th>Member</Th>
                 <Th>Role</Th>
                 <Th>Site access</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
+                <ActionsTh />
               </tr>
             </thead>
             <tbody>
@@ -194,16 +197,13 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
             </tbody>
           </Table>
         )}
-      </section>
+      </PlainSection>
 
       <Section id="invite" title="Invite people" description="They get an email with a link to join.">
         <InviteForm canInviteOwner={isOwner} onInvited={() => void loadInvitations()} />
       </Section>
 
-      <section aria-labelledby="invitations-title">
-        <h2 id="invitations-title" className="mb-3 text-base font-semibold text-zinc-900">
-          Pending invitations
-        </h2>
+      <PlainSection titleId="invitations-title" title="Pending invitations">
         {!invitations ? (
           <Skeleton className="h-16 w-full" />
         ) : invitations.length === 0 ? (
@@ -218,9 +218,7 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
                 <Th>Email</Th>
                 <Th>Role</Th>
                 <Th>Expires</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
+                <ActionsTh />
               </tr>
             </thead>
             <tbody>
@@ -251,7 +249,7 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
             </tbody>
           </Table>
         )}
-      </section>
+      </PlainSection>
     </div>
   );
 }

@@ -48,6 +48,26 @@ export function Section({
   );
 }
 
+/** A titled section without the card frame, for content that brings its own (tables, empty states). */
+export function PlainSection({
+  titleId,
+  title,
+  children,
+}: {
+  titleId: string;
+  title: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={titleId}>
+      <h2 id={titleId} className="mb-3 text-base font-semibold text-zinc-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
 export function PageHeader({
   title,
   description,

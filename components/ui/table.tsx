@@ -38,6 +38,15 @@ export function Th({ className, ...rest }: ThHTMLAttributes<HTMLTableCellElement
   );
 }
 
+/** The header of a row-actions column: named for screen readers, blank on screen. */
+export function ActionsTh() {
+  return (
+    <Th>
+      <span className="sr-only">Actions</span>
+    </Th>
+  );
+}
+
 export function Td({ className, ...rest }: TdHTMLAttributes<HTMLTableCellElement>) {
   return (
     <td className={cx('border-b border-zinc-100 px-4 py-3 align-top text-zinc-800', className)} {...rest} />

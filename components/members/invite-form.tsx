@@ -3,8 +3,7 @@
 import { type FormEvent, useState } from 'react';
 import { ApiClientError } from '@/components/api/client';
 import { authClient, unwrap } from '@/components/auth/auth-client';
-import { Button } from '@/components/ui/button';
-import { SelectField, TextField } from '@/components/ui/field';
+import { SelectField, SubmitWithStatus, TextField } from '@/components/ui/field';
 
 /** Invites by email; the invitee gets a link to /invite/{id}. Owners may invite owners. */
 export function InviteForm({
@@ -64,14 +63,9 @@ export function InviteForm({
       <p className="text-xs text-zinc-600">
         Members see only the sites you grant them. Admins and owners manage everything.
       </p>
-      <div className="flex items-center gap-4">
-        <Button type="submit" variant="primary" pending={pending}>
-          Send invitation
-        </Button>
-        <p role="status" className="text-sm text-green-800">
-          {status}
-        </p>
-      </div>
+      <SubmitWithStatus pending={pending} status={status}>
+        Send invitation
+      </SubmitWithStatus>
     </form>
   );
 }

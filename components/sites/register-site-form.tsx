@@ -6,13 +6,11 @@ import { ApiClientError, requestJson } from '@/components/api/client';
 import { splitFieldError } from '@/components/api/field-errors';
 import type { Site } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
-import { CheckboxField, SelectField, TextField } from '@/components/ui/field';
-import { APPS, CADENCE_CHOICES } from './apps';
+import { FormError, SelectField, TextField } from '@/components/ui/field';
+import { AppCheckboxes, appSwitches } from './app-checkboxes';
+import { CADENCE_CHOICES } from './apps';
 
-type AppKey = (typeof APPS)[number]['key'];
-
-const initialApps = (): Record<AppKey, boolean> =>
-  Object.fromEntries(APPS.map((a) => [a.key, a.defaultOn])) as Record<AppKey, boolean>;
+const initialApps = () => appSwitches((app) => app.defaultOn);
 
 export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) => void }) {
   const [rootUrl, setRootUrl] = useState('');
@@ -81,25 +79,15 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
       </SelectField>
       <fieldset>
         <legend className="text-sm font-medium text-zinc-800">Apps</legend>
-        <div className="mt-2 grid gap-3 sm:grid-cols-2">
-          {APPS.map((app) => (
-            <CheckboxField
-              key={app.key}
-              label={app.label}
-              hint={app.description}
-              name={app.key}
-              checked={apps[app.key]}
-              onChange={(e) => setApps((prev) => ({ ...prev, [app.key]: e.target.checked }))}
-            />
-          ))}
-        </div>
+        <AppCheckboxes
+          className="mt-2 grid gap-3 sm:grid-cols-2"
+          value={apps}
+          onChange={(key, on) => setApps((prev) => ({ ...prev, [key]: on }))}
+        />
       </fieldset>
       <div className="space-y-2">
         {formError ? (
-          <p
-            role="alert"
-            className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900"
-          >
+          <FormError boxed>
             {formError.text}
             {formError.quota ? (
               <>
@@ -109,7 +97,7 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
                 </Link>
               </>
             ) : null}
-          </p>
+          </FormError>
         ) : null}
         <p role="status" className="text-sm text-green-800 empty:hidden">
           {status}

@@ -6,12 +6,12 @@ import { ApiClientError, requestJson } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { Site } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
-import { CheckboxField, SelectField, TextAreaField, TextField } from '@/components/ui/field';
+import { FormError, SelectField, SubmitWithStatus, TextAreaField, TextField } from '@/components/ui/field';
 import { formatCadence, parseStringArray } from '@/components/ui/format';
 import { Section } from '@/components/ui/surface';
-import { APPS, CADENCE_CHOICES } from './apps';
+import { AppCheckboxes, appSwitches } from './app-checkboxes';
+import { CADENCE_CHOICES } from './apps';
 
-type AppKey = (typeof APPS)[number]['key'];
 const FIELDS = ['rootUrl', 'cadenceMinutes', 'a11yCadenceMinutes', 'excludePaths', 'stripParams'] as const;
 type FieldErrors = FormErrors<(typeof FIELDS)[number]>;
 
@@ -36,9 +36,7 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
   const [rootUrl, setRootUrl] = useState(initial.root_url);
   const [cadence, setCadence] = useState(String(initial.cadence_minutes));
   const [a11yCadence, setA11yCadence] = useState(initial.a11y_cadence_minutes?.toString() ?? '');
-  const [apps, setApps] = useState(
-    () => Object.fromEntries(APPS.map((a) => [a.key, initial[a.flag] === 1])) as Record<AppKey, boolean>,
-  );
+  const [apps, setApps] = useState(() => appSwitches((app) => initial[app.flag] === 1));
   const [excludePaths, setExcludePaths] = useState(parseStringArray(initial.exclude_paths).join('\n'));
   const [stripParams, setStripParams] = useState(parseStringArray(initial.strip_params).join('\n'));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -123,18 +121,11 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
         <Section title="Apps" description="Switch monitoring features on or off for this site.">
           <fieldset>
             <legend className="sr-only">Apps enabled for {site.hostname}</legend>
-            <div className="grid gap-4 sm:grid-cols-2">
-              {APPS.map((app) => (
-                <CheckboxField
-                  key={app.key}
-                  label={app.label}
-                  hint={app.description}
-                  name={app.key}
-                  checked={apps[app.key]}
-                  onChange={(e) => setApps((prev) => ({ ...prev, [app.key]: e.target.checked }))}
-                />
-              ))}
-            </div>
+            <AppCheckboxes
+              className="grid gap-4 sm:grid-cols-2"
+              value={apps}
+              onChange={(key, on) => setApps((prev) => ({ ...prev, [key]: on }))}
+            />
           </fieldset>
         </Section>
 
@@ -166,22 +157,10 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
           </div>
         </Section>
 
-        <div className="flex items-center gap-4">
-          <Button type="submit" variant="primary" pending={pending}>
-            Save settings
-          </Button>
-          <p role="status" className="text-sm text-green-800">
-            {status}
-          </p>
-        </div>
-        {errors.form ? (
-          <p
-            role="alert"
-            className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900"
-          >
-            {errors.form}
-          </p>
-        ) : null}
+        <SubmitWithStatus pending={pending} status={status}>
+          Save settings
+        </SubmitWithStatus>
+        <FormError boxed>{errors.form}</FormError>
       </form>
 
       <DeleteSite site={site} />

@@ -1,4 +1,5 @@
 import { type ComponentProps, type ReactNode, useId } from 'react';
+import { Button } from './button';
 import { cx } from './cx';
 
 const control =
@@ -160,11 +161,52 @@ export function CheckboxField({
   );
 }
 
-/** A form-level error, announced when it appears; renders nothing while there is none. */
-export function FormError({ children, className }: { children: ReactNode; className?: string }) {
+/**
+ * A form-level error, announced when it appears; renders nothing while there is none. `boxed`
+ * frames it, for long forms where it must stand out from the fields around it.
+ */
+export function FormError({
+  children,
+  boxed,
+  className,
+}: {
+  children: ReactNode;
+  boxed?: boolean;
+  className?: string;
+}) {
   return children ? (
-    <p role="alert" className={cx('text-sm font-medium text-red-700', className)}>
+    <p
+      role="alert"
+      className={cx(
+        boxed
+          ? 'rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900'
+          : 'text-sm font-medium text-red-700',
+        className,
+      )}
+    >
       {children}
     </p>
   ) : null;
+}
+
+/** The submit button with the live region that confirms success beside it. */
+export function SubmitWithStatus({
+  pending,
+  status,
+  children,
+}: {
+  pending: boolean;
+  status: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex items-center gap-4">
+      <Button type="submit" variant="primary" pending={pending}>
+        {children}
+      </Button>
+      <p role="status" className="text-sm text-green-800">
+        {status}
+      </p>
+    </div>
+  );
 }

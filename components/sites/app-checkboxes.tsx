@@ -1,0 +1,38 @@
+'use client';
+
+import { CheckboxField } from '@/components/ui/field';
+import { APPS } from './apps';
+
+export type App = (typeof APPS)[number];
+export type AppSwitches = Record<App['key'], boolean>;
+
+/** Which apps are on, keyed by their request field; `isOn` decides for each app. */
+export function appSwitches(isOn: (app: App) => boolean): AppSwitches {
+  return Object.fromEntries(APPS.map((app) => [app.key, isOn(app)])) as AppSwitches;
+}
+
+/** One labelled checkbox per app, each with its description as the hint. */
+export function AppCheckboxes({
+  value,
+  onChange,
+  className,
+}: {
+  value: AppSwitches;
+  onChange: (key: App['key'], on: boolean) => void;
+  className: string;
+}) {
+  return (
+    <div className={className}>
+      {APPS.map((app) => (
+        <CheckboxField
+          key={app.key}
+          label={app.label}
+          hint={app.description}
+          name={app.key}
+          checked={value[app.key]}
+          onChange={(e) => onChange(app.key, e.target.checked)}
+        />
+      ))}
+    </div>
+  );
+}

@@ -13,6 +13,16 @@ export class ApiClientError extends Error {
   }
 }
 
+/** What to show for a failed call: the server's message when there is one, otherwise `fallback`. */
+export function failureMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiClientError ? error.message : fallback;
+}
+
+/** An announcement for a failed row action: "Revoke failed: <server message>", or "Revoke failed." */
+export function failureAnnouncement(what: string, error: unknown): string {
+  return error instanceof ApiClientError ? `${what}: ${error.message}` : `${what}.`;
+}
+
 async function messageOf(res: Response): Promise<string> {
   try {
     const body = (await res.json()) as { error?: unknown; message?: unknown };

@@ -1,4 +1,4 @@
-import { ApiClientError } from './client';
+import { failureMessage } from './client';
 
 /**
  * The API names the failing field first ("rootUrl: must be an http(s) URL"). Forms use this to put
@@ -24,7 +24,7 @@ export function formErrorsOf<F extends string>(
   fields: readonly F[],
   fallback: string,
 ): FormErrors<F> {
-  const message = error instanceof ApiClientError ? error.message : fallback;
+  const message = failureMessage(error, fallback);
   const { field, text } = splitFieldError(message, fields);
   return field ? ({ [field]: text } as FormErrors<F>) : ({ form: message } as FormErrors<F>);
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { ApiClientError, requestJson, useResource } from '@/components/api/client';
+import { failureMessage, requestJson, useResource } from '@/components/api/client';
 import { cx } from '@/components/ui/cx';
 import { FormError } from '@/components/ui/field';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
@@ -47,7 +47,7 @@ export function BillingView() {
       await billing.reload();
       setMessage(!b.overageEnabled ? 'Overage billing is on.' : 'Overage billing is off.');
     } catch (e) {
-      setError(e instanceof ApiClientError ? e.message : 'Could not change overage billing.');
+      setError(failureMessage(e, 'Could not change overage billing.'));
     } finally {
       setSaving(false);
     }

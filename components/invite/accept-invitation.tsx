@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { ApiClientError } from '@/components/api/client';
+import { failureMessage } from '@/components/api/client';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { SignInForm } from '@/components/auth/sign-in-form';
 import { Button } from '@/components/ui/button';
@@ -28,7 +28,7 @@ export function AcceptInvitation({ invitationId, organizationId, email, signedIn
       router.replace('/sites');
       router.refresh();
     } catch (e) {
-      setError(e instanceof ApiClientError ? e.message : 'Could not accept the invitation.');
+      setError(failureMessage(e, 'Could not accept the invitation.'));
       setPending(false);
       router.refresh();
     }

@@ -1,7 +1,7 @@
 'use client';
 
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { ApiClientError, requestJson, useResource } from '@/components/api/client';
+import { failureAnnouncement, requestJson, useResource } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { Quota, Site } from '@/components/api/types';
 import { SiteChecklist } from '@/components/sites/site-checklist';
@@ -39,7 +39,7 @@ export function KeysView() {
       setRevealed({ ...result, action: 'rerolled' });
       await keys.reload();
     } catch (e) {
-      setAnnouncement(e instanceof ApiClientError ? `Re-roll failed: ${e.message}` : 'Re-roll failed.');
+      setAnnouncement(failureAnnouncement('Re-roll failed', e));
     }
   }
 
@@ -50,7 +50,7 @@ export function KeysView() {
       setAnnouncement(`Key "${key.name}" revoked.`);
       await keys.reload();
     } catch (e) {
-      setAnnouncement(e instanceof ApiClientError ? `Revoke failed: ${e.message}` : 'Revoke failed.');
+      setAnnouncement(failureAnnouncement('Revoke failed', e));
     }
   }
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { type FormEvent, useState } from 'react';
-import { ApiClientError } from '@/components/api/client';
+import { failureMessage } from '@/components/api/client';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { SelectField, SubmitWithStatus, TextField } from '@/components/ui/field';
 
@@ -30,7 +30,7 @@ export function InviteForm({
       setEmail('');
       onInvited();
     } catch (e) {
-      setError(e instanceof ApiClientError ? e.message : 'Could not send the invitation.');
+      setError(failureMessage(e, 'Could not send the invitation.'));
     } finally {
       setPending(false);
     }

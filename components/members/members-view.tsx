@@ -1,7 +1,7 @@
 'use client';
 
 import { Fragment, useCallback, useEffect, useState } from 'react';
-import { ApiClientError, requestJson, useResource } from '@/components/api/client';
+import { failureAnnouncement, failureMessage, requestJson, useResource } from '@/components/api/client';
 import type { Quota, Site } from '@/components/api/types';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { SiteChecklist } from '@/components/sites/site-checklist';
@@ -52,7 +52,7 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
       setAnnouncement(done);
       await members.reload();
     } catch (e) {
-      setAnnouncement(e instanceof ApiClientError ? `Failed: ${e.message}` : 'Failed.');
+      setAnnouncement(failureAnnouncement('Failed', e));
     }
   }
 
@@ -236,7 +236,7 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
                           await unwrap(authClient.organization.cancelInvitation({ invitationId: inv.id }));
                           setAnnouncement(`Invitation to ${inv.email} cancelled.`);
                         } catch (e) {
-                          setAnnouncement(e instanceof ApiClientError ? `Failed: ${e.message}` : 'Failed.');
+                          setAnnouncement(failureAnnouncement('Failed', e));
                         }
                         await loadInvitations();
                       }}
@@ -280,7 +280,7 @@ function AccessEditor({
       });
       await onSaved();
     } catch (e) {
-      setError(e instanceof ApiClientError ? e.message : 'Could not save access.');
+      setError(failureMessage(e, 'Could not save access.'));
       setPending(false);
     }
   }

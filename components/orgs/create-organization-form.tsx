@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { ApiClientError } from '@/components/api/client';
+import { ApiClientError, failureMessage } from '@/components/api/client';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
@@ -39,9 +39,7 @@ export function CreateOrganizationForm() {
       setError({
         text: limit
           ? 'You have reached the maximum number of organizations for your account.'
-          : e instanceof ApiClientError
-            ? e.message
-            : 'Could not create the organization.',
+          : failureMessage(e, 'Could not create the organization.'),
         limit,
       });
       setPending(false);

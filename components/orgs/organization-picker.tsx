@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { ApiClientError } from '@/components/api/client';
+import { failureMessage } from '@/components/api/client';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { Button } from '@/components/ui/button';
 
@@ -32,7 +32,7 @@ export function OrganizationPicker({
                   router.replace('/sites');
                   router.refresh();
                 } catch (e) {
-                  setError(e instanceof ApiClientError ? e.message : 'Could not open the organization.');
+                  setError(failureMessage(e, 'Could not open the organization.'));
                   setPendingId(null);
                 }
               }}

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
-import { ApiClientError } from '@/components/api/client';
+import { failureMessage } from '@/components/api/client';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { cx } from '@/components/ui/cx';
 
@@ -55,7 +55,7 @@ export function OrgSwitcher({ organizations, activeId }: { organizations: Org[];
       router.push('/sites');
       router.refresh();
     } catch (e) {
-      setError(e instanceof ApiClientError ? e.message : 'Could not switch organization.');
+      setError(failureMessage(e, 'Could not switch organization.'));
     } finally {
       setPendingId(null);
     }

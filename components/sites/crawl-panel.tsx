@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
-import { ApiClientError, requestJson, useResource } from '@/components/api/client';
+import { failureMessage, requestJson, useResource } from '@/components/api/client';
 import type { LiveCrawlState, SiteStatus } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
@@ -60,7 +60,7 @@ export function CrawlPanel({ siteId, canCrawl }: { siteId: string; canCrawl: boo
       setAnnouncement(result.started ? 'Crawl started.' : 'A crawl is already running.');
       await reload();
     } catch (e) {
-      setActionError(e instanceof ApiClientError ? e.message : 'Could not start the crawl.');
+      setActionError(failureMessage(e, 'Could not start the crawl.'));
     } finally {
       setStarting(false);
     }

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { type FormEvent, useRef, useState } from 'react';
-import { ApiClientError, requestJson } from '@/components/api/client';
+import { ApiClientError, failureMessage, requestJson } from '@/components/api/client';
 import { splitFieldError } from '@/components/api/field-errors';
 import type { Site } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
@@ -37,7 +37,7 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
       setStatus(`Registered ${site.hostname}.`);
       onRegistered(site);
     } catch (e) {
-      const message = e instanceof ApiClientError ? e.message : 'Could not register the site.';
+      const message = failureMessage(e, 'Could not register the site.');
       const { field, text } = splitFieldError(message, ['rootUrl', 'cadenceMinutes']);
       if (field === 'rootUrl') {
         setUrlError(`Root URL ${text}`);

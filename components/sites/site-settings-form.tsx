@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { ApiClientError, requestJson } from '@/components/api/client';
+import { failureMessage, requestJson } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { Site } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
@@ -183,7 +183,7 @@ function DeleteSite({ site }: { site: Site }) {
       router.push('/sites');
       router.refresh();
     } catch (e) {
-      setError(e instanceof ApiClientError ? e.message : 'Could not delete the site.');
+      setError(failureMessage(e, 'Could not delete the site.'));
       setPending(false);
     }
   }

@@ -1,12 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
-import type { Element } from 'domhandler';
-import {
-  type ImageWithoutAlt,
-  MAX_IMAGE_SAMPLES,
-  MAX_STORED_SRC,
-  MAX_STORED_TEXT,
-  type PageSeoFacts,
-} from './facts';
+import type { AnyNode, Element, Text } from 'domhandler';
+import { MAX_IMAGE_SAMPLES, MAX_STORED_SRC, MAX_STORED_TEXT, type PageSeoFacts } from './facts';
 import { positionalSelector } from './selector';
 
 export type { PageSeoFacts } from './facts';
@@ -22,24 +16,171 @@ export interface ExtractOptions {
  * anchors relative URLs unless the document declares a `<base href>`.
  */
 export function extractSeoFacts($: CheerioAPI, pageUrl: string, options: ExtractOptions = {}): PageSeoFacts {
-  const baseUrl = documentBaseUrl($, pageUrl);
-  const title = documentTitle($);
-  const description = metaContent($, 'description');
-  const images = imagesWithoutAlt($, baseUrl);
+  const found = newFoundElements();
+  const root = $.root()[0];
+  if (root) walk(root.children, found, false);
+
+  const baseUrl = (found.baseHref !== undefined && resolveUrl(found.baseHref, pageUrl)) || pageUrl;
+  const title = found.title === null ? null : normalizeText(textContent(found.title.children));
+  const description = found.description === null ? null : normalizeText(found.description);
+  const isUniqueId = (id: string) => found.idCounts.get(id) === 1;
 
   return {
     title: title === null ? null : capText(title, MAX_STORED_TEXT),
     titleLength: title === null ? 0 : charLength(title),
     description: description === null ? null : capText(description, MAX_STORED_TEXT),
     descriptionLength: description === null ? 0 : charLength(description),
-    h1Count: $('h1').length,
-    canonical: canonicalUrl($, baseUrl),
-    lang: nonBlank($('html').first().attr('lang')),
-    noindex: metaRobotsNoindex($) ? 'meta' : xRobotsTagNoindex(options.xRobotsTag) ? 'x-robots-tag' : null,
-    viewport: nonBlank(metaContent($, 'viewport')) !== null,
-    imagesWithoutAltCount: images.count,
-    imagesWithoutAlt: images.samples,
+    h1Count: found.h1Count,
+    canonical: canonicalUrl(found.canonicalHref, baseUrl),
+    lang: nonBlank(found.lang),
+    noindex: found.metaNoindex ? 'meta' : xRobotsTagNoindex(options.xRobotsTag) ? 'x-robots-tag' : null,
+    viewport: nonBlank(found.viewport) !== null,
+    imagesWithoutAltCount: found.imagesWithoutAltCount,
+    imagesWithoutAlt: found.imageSamples.map((el) => ({
+      src: imageSource(el, baseUrl),
+      selector: positionalSelector($, el, isUniqueId),
+    })),
   };
+}
+
+/**
+ * What one walk over the document collects. Where a page may hold several candidates (two
+ * descriptions, a `<base>` without href before one with it), the first qualifying element in
+ * document order wins, as with `$(selector).first()`.
+ */
+interface FoundElements {
+  /** `href` of the first `<base href>`. */
+  baseHref: string | undefined;
+  /** The first `<title>` outside inline SVG (an SVG title names the graphic, not the page). */
+  title: Element | null;
+  /** `content` of the first `<meta name="description">` ('' when it has none); null without one. */
+  description: string | null;
+  viewport: string | null;
+  /** `href` of the first `<link rel~="canonical" href>`; null without one. */
+  canonicalHref: string | null;
+  htmlSeen: boolean;
+  /** `lang` of the first `<html>` element. */
+  lang: string | undefined;
+  /** Some `<meta name="robots">` or `<meta name="googlebot">` says noindex. */
+  metaNoindex: boolean;
+  h1Count: number;
+  imagesWithoutAltCount: number;
+  /** The first few images without alt, for the report to point at. */
+  imageSamples: Element[];
+  /** How often each id occurs, so image selectors anchor only on unique ids. */
+  idCounts: Map<string, number>;
+}
+
+function newFoundElements(): FoundElements {
+  return {
+    baseHref: undefined,
+    title: null,
+    description: null,
+    viewport: null,
+    canonicalHref: null,
+    htmlSeen: false,
+    lang: undefined,
+    metaNoindex: false,
+    h1Count: 0,
+    imagesWithoutAltCount: 0,
+    imageSamples: [],
+    idCounts: new Map(),
+  };
+}
+
+/** css-select's test for `[rel~="canonical" i]`: a token bounded by whitespace (JS `\s`). */
+const CANONICAL_REL = /(?:^|\s)canonical(?:$|\s)/i;
+const PRESENTATIONAL_ROLE = /^(presentation|none)$/i;
+
+function isElement(node: AnyNode): node is Element {
+  return node.type === 'tag' || node.type === 'script' || node.type === 'style';
+}
+
+/**
+ * Pre-order walk (document order, like the selector engine) that touches each element once and
+ * allocates nothing per node. It descends only into elements, so the content of a `<template>`
+ * (a separate document fragment under the element) is skipped: it is inert markup that browsers
+ * neither render nor index, and the crawler's link extraction skips it too.
+ */
+function walk(nodes: AnyNode[], found: FoundElements, insideSvg: boolean): void {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as AnyNode;
+    if (!isElement(node)) continue;
+    const attribs = node.attribs;
+    const id = attribs.id;
+    if (id !== undefined) found.idCounts.set(id, (found.idCounts.get(id) ?? 0) + 1);
+
+    let childrenInsideSvg = insideSvg;
+    switch (node.name) {
+      case 'img':
+        // Only a missing alt is flagged: `alt=""` is the correct markup for a decorative image,
+        // and `role="presentation"`/`"none"` says the same.
+        if (attribs.alt === undefined && !PRESENTATIONAL_ROLE.test((attribs.role ?? '').trim())) {
+          found.imagesWithoutAltCount++;
+          if (found.imageSamples.length < MAX_IMAGE_SAMPLES) found.imageSamples.push(node);
+        }
+        break;
+      case 'h1':
+        found.h1Count++;
+        break;
+      case 'meta':
+        if (attribs.name !== undefined) readMeta(attribs.name, attribs.content ?? '', found);
+        break;
+      case 'link':
+        if (
+          found.canonicalHref === null &&
+          attribs.href !== undefined &&
+          CANONICAL_REL.test(attribs.rel ?? '')
+        ) {
+          found.canonicalHref = attribs.href;
+        }
+        break;
+      case 'title':
+        if (found.title === null && !insideSvg) found.title = node;
+        break;
+      case 'base':
+        if (found.baseHref === undefined) found.baseHref = attribs.href;
+        break;
+      case 'html':
+        if (!found.htmlSeen) {
+          found.htmlSeen = true;
+          found.lang = attribs.lang;
+        }
+        break;
+      case 'svg':
+        childrenInsideSvg = true;
+        break;
+    }
+
+    if (node.children.length > 0) walk(node.children, found, childrenInsideSvg);
+  }
+}
+
+/** Meta names are case-insensitive (`[name="..." i]`). */
+function readMeta(name: string, content: string, found: FoundElements): void {
+  switch (name.toLowerCase()) {
+    case 'description':
+      found.description ??= content;
+      break;
+    case 'viewport':
+      found.viewport ??= content;
+      break;
+    case 'robots':
+    case 'googlebot':
+      // `<meta name="robots">` addresses every crawler, `googlebot` the one whose index matters most.
+      if (!found.metaNoindex) found.metaNoindex = hasNoindexDirective(content.split(','));
+      break;
+  }
+}
+
+/** Concatenated text of the nodes and their descendants (what cheerio's `.text()` returns). */
+function textContent(nodes: AnyNode[]): string {
+  let text = '';
+  for (const node of nodes) {
+    if (node.type === 'text') text += (node as Text).data;
+    else if (node.type !== 'comment' && 'children' in node) text += textContent(node.children);
+  }
+  return text;
 }
 
 /** Collapses runs of whitespace (titles often span lines in templates) and trims. */
@@ -63,11 +204,6 @@ function nonBlank(value: string | null | undefined): string | null {
   return trimmed ? trimmed : null;
 }
 
-function documentBaseUrl($: CheerioAPI, pageUrl: string): string {
-  const href = $('base[href]').first().attr('href');
-  return (href !== undefined && resolveUrl(href, pageUrl)) || pageUrl;
-}
-
 function resolveUrl(href: string, base: string): string | null {
   try {
     return new URL(href.trim(), base).href;
@@ -76,22 +212,8 @@ function resolveUrl(href: string, base: string): string | null {
   }
 }
 
-/** The document title; `<title>` inside inline SVG names the graphic, not the page. */
-function documentTitle($: CheerioAPI): string | null {
-  const element = $('title')
-    .filter((_, el) => $(el).closest('svg').length === 0)
-    .first();
-  return element.length ? normalizeText(element.text()) : null;
-}
-
-/** Content of the first `<meta name=...>` (names are case-insensitive), or null if absent. */
-function metaContent($: CheerioAPI, name: string): string | null {
-  const element = $(`meta[name="${name}" i]`).first();
-  return element.length ? normalizeText(element.attr('content') ?? '') : null;
-}
-
-function canonicalUrl($: CheerioAPI, baseUrl: string): string | null {
-  const href = nonBlank($('link[rel~="canonical" i][href]').first().attr('href'));
+function canonicalUrl(rawHref: string | null, baseUrl: string): string | null {
+  const href = nonBlank(rawHref);
   if (href === null) return null;
   // An unresolvable href is kept raw so the canonical-broken check can name it.
   return resolveUrl(href, baseUrl) ?? href;
@@ -106,13 +228,6 @@ function hasNoindexDirective(directives: Iterable<string>): boolean {
   return false;
 }
 
-/** `<meta name="robots">` addresses every crawler, `googlebot` the one whose index matters most. */
-function metaRobotsNoindex($: CheerioAPI): boolean {
-  return $('meta[name="robots" i], meta[name="googlebot" i]')
-    .toArray()
-    .some((el) => hasNoindexDirective(($(el).attr('content') ?? '').split(',')));
-}
-
 /** Directives with their own `name: value` syntax, which must not be read as a crawler scope. */
 const VALUED_DIRECTIVES = new Set([
   'unavailable_after',
@@ -123,7 +238,7 @@ const VALUED_DIRECTIVES = new Set([
 
 /**
  * Header directives may be scoped to a crawler (`otherbot: noindex, nofollow`); a scope lasts
- * until the next one. Unscoped directives and googlebot's count, like the meta tags above.
+ * until the next one. Unscoped directives and googlebot's count, like the robots meta tags.
  */
 export function xRobotsTagNoindex(header: string | null | undefined): boolean {
   if (!header) return false;
@@ -141,24 +256,7 @@ export function xRobotsTagNoindex(header: string | null | undefined): boolean {
   return hasNoindexDirective(applicable);
 }
 
-/**
- * Images with no alt attribute at all. `alt=""` is the correct markup for a decorative image and
- * `role="presentation"`/`"none"` says the same, so neither is flagged. Lazy-loading scripts often
- * keep the real address in `data-src`, which is the more useful pointer when `src` is missing.
- */
-function imagesWithoutAlt($: CheerioAPI, baseUrl: string): { count: number; samples: ImageWithoutAlt[] } {
-  const missing = $('img:not([alt])')
-    .toArray()
-    .filter((el) => !/^(presentation|none)$/i.test((el.attribs.role ?? '').trim()));
-  return {
-    count: missing.length,
-    samples: missing.slice(0, MAX_IMAGE_SAMPLES).map((el) => ({
-      src: imageSource(el, baseUrl),
-      selector: positionalSelector($, el),
-    })),
-  };
-}
-
+/** Lazy-loading scripts often keep the real address in `data-src`, the better pointer when `src` is missing. */
 function imageSource(el: Element, baseUrl: string): string | null {
   const raw = nonBlank(el.attribs.src) ?? nonBlank(el.attribs['data-src']);
   if (raw === null) return null;

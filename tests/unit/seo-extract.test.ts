@@ -220,3 +220,86 @@ describe('stored size', () => {
     expect(parseStoredSeoFacts(null)).toBeNull();
   });
 });
+
+describe('document structure edges', () => {
+  it('takes the title from outside every inline SVG, however deeply nested', () => {
+    expect(extract('<svg><svg><title>Inner</title></svg></svg>').title).toBeNull();
+    expect(
+      extract(
+        '<body><svg><foreignObject><title>In graphic</title></foreignObject></svg><title>Page</title></body>',
+      ).title,
+    ).toBe('Page');
+  });
+
+  it('uses the first canonical link that has an href', () => {
+    expect(
+      extract('<link rel="canonical" href="/first"><link rel="canonical" href="/second">').canonical,
+    ).toBe('https://example.com/first');
+    expect(extract('<link rel="canonical"><link rel="canonical" href="/second">').canonical).toBe(
+      'https://example.com/second',
+    );
+  });
+
+  it('splits rel tokens on any whitespace', () => {
+    expect(extract('<link rel="alternate\tcanonical\n" href="/c">').canonical).toBe('https://example.com/c');
+    expect(extract('<link rel="canonicalx" href="/c">').canonical).toBeNull();
+  });
+
+  it('reads meta tags wherever they are, the first description and viewport winning', () => {
+    const facts = extract(`<body>
+      <meta name="description" content="In body"><meta name="description" content="Second">
+      <meta name="viewport" content=" "><meta name="viewport" content="width=device-width">
+      <div><meta name="robots" content="noindex"></div>
+    </body>`);
+    expect(facts.description).toBe('In body');
+    expect(facts.viewport).toBe(false);
+    expect(facts.noindex).toBe('meta');
+  });
+
+  it('uses the first <base> that has an href', () => {
+    expect(
+      extract(
+        '<base target="_blank"><base href="/docs/"><base href="/other/"><link rel="canonical" href="x">',
+      ).canonical,
+    ).toBe('https://example.com/docs/x');
+  });
+
+  it('reads uppercase tag and attribute names', () => {
+    const facts = extract(
+      '<HTML LANG="de"><HEAD><TITLE>Upper</TITLE><BASE HREF="/b/"><LINK REL="CANONICAL" HREF="c"></HEAD><BODY><H1>x</H1><IMG SRC="i.png" ROLE="img"></BODY></HTML>',
+    );
+    expect(facts).toMatchObject({
+      title: 'Upper',
+      lang: 'de',
+      canonical: 'https://example.com/b/c',
+      h1Count: 1,
+      imagesWithoutAltCount: 1,
+      imagesWithoutAlt: [{ src: 'https://example.com/b/i.png', selector: 'html > body > img' }],
+    });
+  });
+
+  it('ignores the inert content of <template>, as browsers and the link extractor do', () => {
+    const facts = extract(`<head><title>Page</title></head><body>
+      <template><title>Row</title><meta name="robots" content="noindex"><link rel="canonical" href="/t">
+        <h1>Row</h1><img src="/row.png"></template>
+      <div id="slot"><img src="/real.png"></div>
+      <template><div id="slot"></div></template>
+    </body>`);
+    expect(facts).toMatchObject({
+      title: 'Page',
+      noindex: null,
+      canonical: null,
+      h1Count: 0,
+      imagesWithoutAltCount: 1,
+    });
+    // The id inside the template is not in the document, so the visible one is unique.
+    expect(facts.imagesWithoutAlt).toEqual([
+      { src: 'https://example.com/real.png', selector: '#slot > img' },
+    ]);
+  });
+
+  it('ignores markup inside comments and scripts', () => {
+    const facts = extract('<!-- <title>Old</title> --><script>document.write("<h1>x</h1><img>")</script><p>');
+    expect(facts).toMatchObject({ title: null, h1Count: 0, imagesWithoutAltCount: 0 });
+  });
+});

@@ -510,7 +510,22 @@ class Step {
   private shouldFlush(): boolean {
     if (this.flushing || this.done.length === 0) return false;
     return (
-      this.done.length >= this.tuning.flushSize || Date.now() - this.lastFlush >= this.tuning.flushIntervalMs
+      this.done.length >= this.tuning.flushSize ||
+      Date.now() - this.lastFlush >= this.tuning.flushIntervalMs ||
+      this.starving()
+    );
+  }
+
+  /**
+   * The window has room, nothing is queued, and results hold URLs not yet written: discoveries become
+   * leasable only once written, so waiting out the flush interval would leave the window idle (it
+   * did, for most of a crawl's first second).
+   */
+  private starving(): boolean {
+    return (
+      this.internalQueue.length === 0 &&
+      this.internalInFlight < this.internalLimit &&
+      this.done.some((p) => p.newUrls.length > 0)
     );
   }
 

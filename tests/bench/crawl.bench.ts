@@ -35,13 +35,13 @@ function arg(name: string): string | undefined {
 
 /** Samples RSS every 25 ms; the peak is what a process needs to hold the crawl. */
 function rssSampler(): () => number {
-  let peak = process.memoryUsage().rss;
+  let peak = process.memoryUsage.rss();
   const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    peak = Math.max(peak, process.memoryUsage.rss());
   }, 25);
   return () => {
     clearInterval(timer);
-    return Math.round(Math.max(peak, process.memoryUsage().rss) / 1024 / 1024);
+    return Math.round(Math.max(peak, process.memoryUsage.rss()) / 1024 / 1024);
   };
 }
 

@@ -1,30 +1,28 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
 import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
-import { createCrawlFunctions } from '@/jobs/functions/crawl';
-import { jobsIdle, startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
+import { stopJobRuntime } from '@/jobs/runtime';
 import type { Db } from '@/lib/db/client';
 import { closeDispatchers } from '@/lib/net';
+import { htmlPage, registerAndCrawl, startCrawlRuntime } from '../support/crawl';
 import { useTestDatabase } from '../support/db';
 import { call, signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 
-const quiet = { info() {}, warn() {}, error() {}, debug() {} };
-
 let db: Db;
 let teardown: () => Promise<void>;
 let site: TestServer;
-/** When each page request arrived and left, as the site saw it. */
+/** When each page request arrived and was answered, as the site saw it. */
 const visits: { path: string; start: number; end: number }[] = [];
 
 beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
-  const page = (links: string) => async (req: { url?: string }, res: import('node:http').ServerResponse) => {
+  const page = (links: string) => async (req: IncomingMessage, res: ServerResponse) => {
     const start = Date.now();
     await new Promise((r) => setTimeout(r, 20));
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<!doctype html><html lang="en"><head><title>p</title></head><body>${links}</body></html>`);
+    const { headers, body } = htmlPage(links);
+    res.writeHead(200, headers);
+    res.end(body);
     visits.push({ path: req.url ?? '', start, end: Date.now() });
   };
   site = await startServer('127.0.0.1', {
@@ -34,7 +32,7 @@ beforeAll(async () => {
     '/b': page(''),
     '/c': page(''),
   });
-  await startJobRuntime({ functions: createCrawlFunctions({}), force: true, runner: { logger: quiet } });
+  await startCrawlRuntime();
 });
 
 afterAll(async () => {
@@ -47,16 +45,8 @@ afterAll(async () => {
 describe('robots.txt Crawl-delay', () => {
   it('fetches one page at a time, starting each at least the delay after the previous one', async () => {
     const { token } = await signInOwner(db, 'polite@example.com');
-    const created = await call(sitesRoute.POST, {
-      path: '/api/v1/sites',
-      token,
-      body: { rootUrl: site.url(), maxConcurrency: 50 },
-    });
-    const siteId = created.body.site.id as string;
+    const siteId = await registerAndCrawl(token, site.url(), { maxConcurrency: 50 });
     const params = { id: siteId };
-    await call(crawlRoute.POST, { method: 'POST', path: `/api/v1/sites/${siteId}/crawl`, token, params });
-    await jobsIdle();
-
     const status = await call(statusRoute.GET, { path: `/api/v1/sites/${siteId}/status`, token, params });
     expect(status.body.latestRun).toMatchObject({ state: 'completed', pages_crawled: 4 });
     const pages = [...visits].sort((x, y) => x.start - y.start);

@@ -7,6 +7,7 @@ import type { Db } from '@/lib/db/client';
 import { apiKeys, sites } from '@/lib/db/schema';
 import { hashKeySecret } from '@/lib/keys/secret';
 import { useTestDatabase } from '../support/db';
+import { insertSite } from '../support/fixtures';
 import { addMember, call as callWithHeaders, signInOwner } from '../support/http';
 
 /** Status and JSON body only, so whole answers compare exactly with toEqual. */
@@ -20,28 +21,6 @@ let stranger: { token: string; userId: string; tenantId: string };
 let siteA1: string;
 let siteA2: string;
 let siteB: string;
-
-async function insertSite(tenantId: string, host: string): Promise<string> {
-  const [row] = await db
-    .insert(sites)
-    .values({
-      tenant_id: tenantId,
-      hostname: host,
-      root_url: `https://${host}/`,
-      cadence_minutes: 10080,
-      max_pages: 5000,
-      max_concurrency: 100,
-      enabled: 1,
-      created_at: Date.now(),
-      scanner_enabled: 1,
-      a11y_enabled: 0,
-      performance_enabled: 1,
-      uptime_enabled: 1,
-      seo_enabled: 1,
-    })
-    .returning({ id: sites.id });
-  return row!.id;
-}
 
 const createKey = (body: unknown, token = owner.token) =>
   call(keysRoute.POST, { method: 'POST', path: '/api/v1/keys', token, body });
@@ -57,9 +36,9 @@ beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
   owner = await signInOwner(db, 'owner-a@example.com');
   stranger = await signInOwner(db, 'owner-b@example.com');
-  siteA1 = await insertSite(owner.tenantId, 'a1.example');
-  siteA2 = await insertSite(owner.tenantId, 'a2.example');
-  siteB = await insertSite(stranger.tenantId, 'b.example');
+  siteA1 = await insertSite(db, owner.tenantId, 'a1.example');
+  siteA2 = await insertSite(db, owner.tenantId, 'a2.example');
+  siteB = await insertSite(db, stranger.tenantId, 'b.example');
 });
 afterAll(() => teardown());
 
@@ -162,7 +141,7 @@ describe('GET /v1/keys', () => {
   });
 
   it('drops a deleted site from a key’s scope', async () => {
-    const doomed = await insertSite(owner.tenantId, 'doomed.example');
+    const doomed = await insertSite(db, owner.tenantId, 'doomed.example');
     const { key } = (await createKey({ name: 'two sites', siteIds: [siteA2, doomed] })).body;
     await db.delete(sites).where(eq(sites.id, doomed));
     const res = await call(keysRoute.GET, { path: '/api/v1/keys', token: owner.token });

@@ -5,9 +5,10 @@ import * as memberRoute from '@/app/api/v1/members/[memberId]/route';
 import * as membersRoute from '@/app/api/v1/members/route';
 import { resolvePrincipal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
-import { memberAccess, memberSiteGrants, members, sites } from '@/lib/db/schema';
+import { memberAccess, memberSiteGrants, members } from '@/lib/db/schema';
 import { bearer } from '../support/auth';
 import { useTestDatabase } from '../support/db';
+import { insertSite } from '../support/fixtures';
 import { addMember, call as callWithHeaders, signInOwner } from '../support/http';
 
 /** Status and JSON body only, so whole answers compare exactly with toEqual. */
@@ -53,28 +54,6 @@ async function join(email: string, role: 'admin' | 'member' | 'owner', organizat
   return { ...joined, email };
 }
 
-async function insertSite(tenantId: string, host: string): Promise<string> {
-  const [row] = await db
-    .insert(sites)
-    .values({
-      tenant_id: tenantId,
-      hostname: host,
-      root_url: `https://${host}/`,
-      cadence_minutes: 10080,
-      max_pages: 5000,
-      max_concurrency: 100,
-      enabled: 1,
-      created_at: Date.now(),
-      scanner_enabled: 1,
-      a11y_enabled: 0,
-      performance_enabled: 1,
-      uptime_enabled: 1,
-      seo_enabled: 1,
-    })
-    .returning({ id: sites.id });
-  return row!.id;
-}
-
 const list = (token = owner.token) => call(membersRoute.GET, { path: '/api/v1/members', token });
 const setRole = (memberId: string, role: unknown, token = owner.token) =>
   call(memberRoute.PATCH, {
@@ -109,9 +88,9 @@ beforeAll(async () => {
   owner = a;
   const b = await founder('stranger@example.com');
   strangerOwner = b;
-  siteA1 = await insertSite(orgA, 'a1.example');
-  siteA2 = await insertSite(orgA, 'a2.example');
-  siteB = await insertSite(b.orgId, 'b.example');
+  siteA1 = await insertSite(db, orgA, 'a1.example');
+  siteA2 = await insertSite(db, orgA, 'a2.example');
+  siteB = await insertSite(db, b.orgId, 'b.example');
 });
 afterAll(() => teardown());
 

@@ -1,0 +1,50 @@
+import { expect } from 'vitest';
+import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
+import * as sitesRoute from '@/app/api/v1/sites/route';
+import { createCrawlFunctions } from '@/jobs/functions/crawl';
+import { jobsIdle, startJobRuntime } from '@/jobs/runtime';
+import type { EngineTuning } from '@/lib/crawl/engine';
+import { call } from './http';
+
+export const quietLogger = { info() {}, warn() {}, error() {}, debug() {} };
+
+/** The embedded runner with the crawl functions, as the server runs them. */
+export function startCrawlRuntime(tuning: Partial<EngineTuning> = {}) {
+  return startJobRuntime({
+    functions: createCrawlFunctions(tuning),
+    force: true,
+    runner: { logger: quietLogger },
+  });
+}
+
+/** Registers `rootUrl` through the API, starts a crawl and waits for the runner to finish it. */
+export async function registerAndCrawl(
+  token: string,
+  rootUrl: string,
+  settings: Record<string, unknown> = {},
+): Promise<string> {
+  const created = await call(sitesRoute.POST, {
+    path: '/api/v1/sites',
+    token,
+    body: { rootUrl, ...settings },
+  });
+  expect(created.status).toBe(201);
+  const siteId = created.body.site.id as string;
+  const started = await call(crawlRoute.POST, {
+    method: 'POST',
+    path: `/api/v1/sites/${siteId}/crawl`,
+    token,
+    params: { id: siteId },
+  });
+  expect(started.status).toBe(202);
+  await jobsIdle();
+  return siteId;
+}
+
+/** A small valid HTML page around `body`. */
+export function htmlPage(body: string, title = 'Page') {
+  return {
+    headers: { 'content-type': 'text/html' },
+    body: `<!doctype html><html lang="en"><head><title>${title}</title></head><body>${body}</body></html>`,
+  };
+}

@@ -2,9 +2,10 @@ import { inngest } from '@/jobs/client';
 import { crawlContinue, crawlFinalize, crawlRequested } from '@/jobs/events';
 import { onBoot } from '@/jobs/runtime';
 import { billingPeriod } from '@/lib/billing/period';
-import { DEFAULT_TUNING, type EngineTuning, seedRun, workRun } from '@/lib/crawl/engine';
+import { DEFAULT_TUNING, type EngineTuning, workRun } from '@/lib/crawl/engine';
 import { finalizeRun } from '@/lib/crawl/finalize';
 import { resumeInterruptedCrawls } from '@/lib/crawl/resume';
+import { seedRun } from '@/lib/crawl/seed';
 import { getDb } from '@/lib/db/client';
 
 /**

@@ -15,7 +15,6 @@ import {
   frontierProgress,
   type LeasedUrl,
   leaseUrls,
-  MAX_URL_LENGTH,
   type NewFrontierUrl,
   type RedirectedPage,
   reclaimExpiredLeases,
@@ -24,10 +23,9 @@ import {
   type UrlResult,
 } from './frontier';
 import { HostLimiter } from './host-limiter';
-import { fetchRobotsText, policyFrom, type RobotsFetch } from './robots';
+import { admit, allowanceMessage, pageCap, type RunRules, rulesOf } from './rules';
 import { loadRun } from './run';
-import { fetchSitemapUrls } from './sitemap';
-import { compileExcludes, isSameSite, normalizeUrl } from './url';
+import { isSameSite, normalizeUrl } from './url';
 import { AdaptiveWindow, isBackoffSignal } from './window';
 
 /**
@@ -93,145 +91,6 @@ export type WorkOutcome =
 
 export interface WorkOptions extends Partial<EngineTuning> {
   signal?: AbortSignal;
-}
-
-/** The frontier key of the run's root URL. */
-export function rootFrontierUrl(settings: RunSettings): string {
-  return normalizeUrl(settings.rootUrl, undefined, settings.stripParams) ?? settings.rootUrl;
-}
-
-/** Pages this run may crawl: maxPages, or less when the monthly allowance is nearly used. */
-export function pageCap(settings: RunSettings): number {
-  return settings.allowanceRemaining === null
-    ? settings.maxPages
-    : Math.min(settings.maxPages, settings.allowanceRemaining);
-}
-
-function allowanceMessage(): string {
-  return `the monthly crawl allowance is used up; pages beyond it were not crawled (turn on overage to keep crawling)`;
-}
-
-/** Everything a step needs to judge URLs by the run's captured rules. */
-interface RunRules {
-  hostname: string;
-  root: string;
-  strip: Set<string>;
-  isExcluded: (url: string) => boolean;
-  isAllowed: (url: string) => boolean;
-  crawlDelayMs: number;
-  seo: boolean;
-}
-
-/** The stored robots.txt's rules; a run seeded without one (or before seeding) has none. */
-function robotsOf(settings: RunSettings) {
-  const stored = settings.robots;
-  return policyFrom(
-    stored
-      ? {
-          url: stored.url,
-          text: stored.text,
-          source: stored.text === null ? 'none' : 'file',
-          note: stored.note,
-        }
-      : { url: '', text: null, source: 'none', note: null },
-  );
-}
-
-function rulesOf(settings: RunSettings): RunRules {
-  const policy = robotsOf(settings);
-  const excluded = compileExcludes(settings.excludePaths);
-  return {
-    hostname: settings.hostname,
-    root: rootFrontierUrl(settings),
-    strip: new Set(settings.stripParams),
-    isExcluded: (url) => excluded(url),
-    isAllowed: (url) => policy.isAllowed(url),
-    crawlDelayMs: policy.crawlDelayMs,
-    seo: settings.seoEnabled,
-  };
-}
-
-/**
- * Where a discovered URL goes: null when it must never enter the frontier (not http(s), too long,
- * an excluded or robots-disallowed internal path), else its frontier key and kind.
- */
-function admit(rules: RunRules, raw: string): { url: string; kind: 'internal' | 'external' } | null {
-  const url = rules.strip.size > 0 ? normalizeUrl(raw, undefined, rules.strip) : raw;
-  if (url === null || url.length > MAX_URL_LENGTH) return null;
-  if (!isSameSite(url, rules.hostname)) return { url, kind: 'external' };
-  if (rules.isExcluded(url) || !rules.isAllowed(url)) return null;
-  return { url, kind: 'internal' };
-}
-
-// --- seeding ----------------------------------------------------------------------------------
-
-/**
- * Seeds a run: reads robots.txt, seeds the root URL and the sitemaps' URLs, and moves the run to
- * `crawling`. Idempotent: it only acts on a run in phase `seeding`, and a repeat inserts nothing new.
- */
-export async function seedRun(
-  db: Db,
-  runId: string,
-  options: WorkOptions = {},
-): Promise<'seeded' | 'skipped'> {
-  const tuning = { ...DEFAULT_TUNING, ...options };
-  const run = await loadRun(db, runId);
-  if (run?.state !== 'running' || run.phase !== 'seeding' || !run.settings) return 'skipped';
-  const settings = run.settings;
-  const now = Date.now();
-
-  if (pageCap(settings) <= 0) {
-    // Nothing may be crawled: the run ends at once (finalize records it as failed with this reason).
-    await db
-      .update(runs)
-      .set({ phase: 'crawling', error: allowanceMessage(), heartbeat_at: now })
-      .where(eq(runs.id, runId));
-    return 'seeded';
-  }
-
-  const origin = new URL(settings.rootUrl).origin;
-  const fetched: RobotsFetch = await fetchRobotsText(origin, {
-    timeoutMs: tuning.requestTimeoutMs,
-    signal: options.signal,
-  });
-  const seeded: RunSettings = {
-    ...settings,
-    robots: { url: fetched.url, text: fetched.text, note: fetched.note },
-  };
-  const rules = rulesOf(seeded);
-  const policy = policyFrom(fetched);
-
-  const entries: NewFrontierUrl[] = [
-    { url: rules.root, kind: 'internal', depth: 0, foundOn: null, isAsset: false },
-  ];
-  let error: string | null = null;
-  if (!rules.isAllowed(rules.root)) {
-    error = `robots.txt disallows ${rules.root} for SitewatchBot, so the site cannot be crawled`;
-  } else {
-    const sitemaps = [...new Set([...policy.sitemaps, new URL('/sitemap.xml', origin).href])];
-    const found = await fetchSitemapUrls(sitemaps, {
-      maxUrls: Math.min(50_000, pageCap(settings) * 2),
-      timeoutMs: tuning.requestTimeoutMs,
-      signal: options.signal,
-    });
-    for (const raw of found.urls) {
-      const admitted = admit(rules, raw);
-      if (admitted?.kind === 'internal' && admitted.url !== rules.root) {
-        entries.push({ url: admitted.url, kind: 'internal', depth: 1, foundOn: null, isAsset: false });
-      }
-    }
-  }
-
-  await db.transaction(async (tx) => {
-    // The root first: seq order is crawl order, and a root that fails ends the crawl early.
-    await enqueueUrls(tx as unknown as Db, runId, entries);
-    await tx
-      .update(runs)
-      .set({ phase: 'crawling', settings: seeded, heartbeat_at: now, ...(error ? { error } : {}) })
-      .where(sql`${runs.id} = ${runId} and ${runs.phase} = 'seeding'`);
-  });
-  if (error) await skipPending(db, runId, 'all', 'not crawled: the crawl could not start');
-  return 'seeded';
 }
 
 // --- one step ---------------------------------------------------------------------------------

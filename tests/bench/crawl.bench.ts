@@ -103,7 +103,8 @@ async function runSitewatch(dataDir: string, siteId: string): Promise<Measuremen
   const { migrate } = await import('@/lib/db/migrate');
   const { sites } = await import('@/lib/db/schema');
   const { startCrawl, loadRun } = await import('@/lib/crawl/run');
-  const { seedRun, workRun } = await import('@/lib/crawl/engine');
+  const { workRun } = await import('@/lib/crawl/engine');
+  const { seedRun } = await import('@/lib/crawl/seed');
   const { finalizeRun } = await import('@/lib/crawl/finalize');
   const { rmSync } = await import('node:fs');
 

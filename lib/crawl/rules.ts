@@ -1,0 +1,77 @@
+import type { RunSettings } from '@/lib/db/schema';
+import { MAX_URL_LENGTH } from './frontier';
+import { policyFrom } from './robots';
+import { compileExcludes, isSameSite, normalizeUrl } from './url';
+
+/*
+ * The rules a run is judged by, rebuilt from the settings it captured at start (robots.txt
+ * included, once seeded): which URLs enter the frontier, as what, and how many pages it may crawl.
+ */
+
+/** The frontier key of the run's root URL. */
+export function rootFrontierUrl(settings: RunSettings): string {
+  return normalizeUrl(settings.rootUrl, undefined, settings.stripParams) ?? settings.rootUrl;
+}
+
+/** Pages this run may crawl: maxPages, or less when the monthly allowance is nearly used. */
+export function pageCap(settings: RunSettings): number {
+  return settings.allowanceRemaining === null
+    ? settings.maxPages
+    : Math.min(settings.maxPages, settings.allowanceRemaining);
+}
+
+export function allowanceMessage(): string {
+  return `the monthly crawl allowance is used up; pages beyond it were not crawled (turn on overage to keep crawling)`;
+}
+
+/** Everything a step needs to judge URLs by the run's captured rules. */
+export interface RunRules {
+  hostname: string;
+  root: string;
+  strip: Set<string>;
+  isExcluded: (url: string) => boolean;
+  isAllowed: (url: string) => boolean;
+  crawlDelayMs: number;
+  seo: boolean;
+}
+
+/** The stored robots.txt's rules; a run seeded without one (or before seeding) has none. */
+function robotsOf(settings: RunSettings) {
+  const stored = settings.robots;
+  return policyFrom(
+    stored
+      ? {
+          url: stored.url,
+          text: stored.text,
+          source: stored.text === null ? 'none' : 'file',
+          note: stored.note,
+        }
+      : { url: '', text: null, source: 'none', note: null },
+  );
+}
+
+export function rulesOf(settings: RunSettings): RunRules {
+  const policy = robotsOf(settings);
+  const excluded = compileExcludes(settings.excludePaths);
+  return {
+    hostname: settings.hostname,
+    root: rootFrontierUrl(settings),
+    strip: new Set(settings.stripParams),
+    isExcluded: (url) => excluded(url),
+    isAllowed: (url) => policy.isAllowed(url),
+    crawlDelayMs: policy.crawlDelayMs,
+    seo: settings.seoEnabled,
+  };
+}
+
+/**
+ * Where a discovered URL goes: null when it must never enter the frontier (not http(s), too long,
+ * an excluded or robots-disallowed internal path), else its frontier key and kind.
+ */
+export function admit(rules: RunRules, raw: string): { url: string; kind: 'internal' | 'external' } | null {
+  const url = rules.strip.size > 0 ? normalizeUrl(raw, undefined, rules.strip) : raw;
+  if (url === null || url.length > MAX_URL_LENGTH) return null;
+  if (!isSameSite(url, rules.hostname)) return { url, kind: 'external' };
+  if (rules.isExcluded(url) || !rules.isAllowed(url)) return null;
+  return { url, kind: 'internal' };
+}

@@ -201,6 +201,13 @@ test('unknown pages and invisible sites are a 404', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
 });
 
+test("the crawler's public page, linked from its user-agent, is accessible", async ({ page }) => {
+  const res = await page.goto('/bot');
+  expect(res?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'SitewatchBot' })).toBeVisible();
+  await expectNoAxeViolations(page, 'bot page');
+});
+
 test('create an organization, then hit the organization limit and ask for more', async ({ page }) => {
   await page.goto('/organizations/new');
   await expectNoAxeViolations(page, 'create organization');

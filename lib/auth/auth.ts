@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { nextCookies } from 'better-auth/next-js';
 import { bearer, emailOTP, organization } from 'better-auth/plugins';
 import { and, asc, count, eq } from 'drizzle-orm';
@@ -9,6 +10,7 @@ import { type Db, getDb } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { invitationMessage, signInCodeMessage } from '@/lib/email/templates';
 import { sendMail } from '@/lib/email/transport';
+import { CODES_PER_ADDRESS, codesRecentlySentTo } from './code-limit';
 import { organizationLimitFor } from './org-limit';
 import { createPersonalOrganization } from './personal-org';
 
@@ -42,6 +44,17 @@ function buildAuth(db: Db) {
         '/email-otp/send-verification-otp': { window: 60, max: 3 },
         '/sign-in/email-otp': { window: 60, max: 10 },
       },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/email-otp/send-verification-otp') return;
+        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
+        if (email && (await codesRecentlySentTo(db, email)) >= CODES_PER_ADDRESS) {
+          throw new APIError('TOO_MANY_REQUESTS', {
+            message: 'too many sign-in codes were sent to this address; wait a few minutes and try again',
+          });
+        }
+      }),
     },
     databaseHooks: {
       user: {

@@ -65,6 +65,17 @@ describe('rate limits', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
+  it('caps the codes mailed to one address, whichever addresses ask', async () => {
+    const email = 'flooded@example.com';
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await authPost('/email-otp/send-verification-otp', { email, type: 'sign-in' })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const mailed = await db.select().from(mailMessages).where(eq(mailMessages.to, email));
+    expect(mailed).toHaveLength(5);
+  });
+
   it('expires codes after five minutes', async () => {
     const email = 'late@example.com';
     const ip = freshAddress();

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db/client';
 import { appPauses, sites, uptimeMonitors, usageLedger } from '@/lib/db/schema';
 import { billingPeriod } from './period';
 import { OVERAGE_PRICES, type PriceKey, priceOf } from './pricing';
-import { getOverageEnabled, includedSites } from './settings';
+import { getOverageEnabled, includedSites, setOverage } from './settings';
 
 export type PausedApp = { siteId: string; hostname: string; app: 'crawl' | 'a11y'; pausedAt: number };
 
@@ -174,3 +174,13 @@ async function projectedLines(db: Db, tenantId: string, period: string): Promise
 }
 
 export { getOverageEnabled, includedSites, setOverage } from './settings';
+
+/** PATCH /v1/billing: turns overage on or off and answers the billing resource as it now stands. */
+export async function updateBilling(
+  db: Db,
+  tenantId: string,
+  input: { overageEnabled: boolean },
+): Promise<Billing> {
+  await setOverage(db, tenantId, input.overageEnabled);
+  return getBilling(db, tenantId);
+}

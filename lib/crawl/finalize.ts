@@ -1,7 +1,8 @@
-import { and, eq, type SQL, sql, TransactionRollbackError } from 'drizzle-orm';
+import { and, eq, sql, TransactionRollbackError } from 'drizzle-orm';
 import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
+import { queryRows } from '@/lib/db/rows';
 import { type Run, type RunSettings, runs, seoIssues, usageLedger } from '@/lib/db/schema';
 import type { SeoPage, TargetResolution } from '@/lib/seo/checks';
 import { deriveSeoIssues } from '@/lib/seo/checks';
@@ -30,11 +31,6 @@ export interface FinalizeResult {
 
 const SEO_CHUNK = 500;
 const SEO_INSERT_CHUNK = 5000;
-
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
 export async function finalizeRun(db: Db, runId: string, now = Date.now()): Promise<FinalizeResult | null> {
   const run = await loadRun(db, runId);
   if (!run) return null;
@@ -51,7 +47,7 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
         where run_id = ${runId}::uuid and state <> 'done'`,
   );
 
-  const [totals] = await rows<{ pages: string | number; checked: string | number }>(
+  const [totals] = await queryRows<{ pages: string | number; checked: string | number }>(
     db,
     sql`select count(*) filter (where is_page = 1) as pages,
                count(*) filter (where verdict is not null and verdict <> 'skipped') as checked
@@ -79,7 +75,7 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
           where p.run_id = ${runId}::uuid and p.links is not null and u.verdict in ('broken', 'error')
           on conflict do nothing`,
       );
-      const [broken] = await rows<Record<string, string | number>>(
+      const [broken] = await queryRows<Record<string, string | number>>(
         tx,
         sql`select count(distinct target_url) as targets,
                  count(distinct source_url) as sources,
@@ -135,7 +131,7 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
         txn.rollback();
       }
 
-      const [site] = await rows<{ hostname: string }>(
+      const [site] = await queryRows<{ hostname: string }>(
         tx,
         sql`select hostname from sites where id = ${run.site_id}::uuid`,
       );
@@ -220,7 +216,7 @@ interface RunSeo {
 
 /** SEO issues from the facts stored per page; canonicals are judged by what the crawl learned. */
 async function deriveRunSeo(db: Db, runId: string, settings: RunSettings): Promise<RunSeo> {
-  const stored = await rows<{ url: string; seo_facts: unknown }>(
+  const stored = await queryRows<{ url: string; seo_facts: unknown }>(
     db,
     sql`select url, seo_facts from crawl_urls
         where run_id = ${runId}::uuid and is_page = 1 and seo_facts is not null order by seq`,
@@ -245,7 +241,7 @@ async function deriveRunSeo(db: Db, runId: string, settings: RunSettings): Promi
  * nothing here.
  */
 async function pagesReachedOnlyViaRedirects(db: Db, runId: string): Promise<Set<string>> {
-  const candidates = await rows<{ url: string }>(
+  const candidates = await queryRows<{ url: string }>(
     db,
     sql`select p.url from crawl_urls p
         join crawl_urls r on r.run_id = p.run_id and r.url = p.found_on
@@ -254,7 +250,7 @@ async function pagesReachedOnlyViaRedirects(db: Db, runId: string): Promise<Set<
   if (candidates.length === 0) return new Set();
   const urls = candidates.map((c) => c.url);
   // One pass over the stored links, hashed against the candidates (not one scan per candidate).
-  const linked = await rows<{ url: string }>(
+  const linked = await queryRows<{ url: string }>(
     db,
     sql`select distinct l.link ->> 0 as url
         from crawl_urls s cross join lateral jsonb_array_elements(s.links) as l(link)
@@ -281,7 +277,7 @@ async function canonicalResolver(
   const list = [...wanted];
   for (let i = 0; i < list.length; i += SEO_CHUNK) {
     const chunk = list.slice(i, i + SEO_CHUNK);
-    const found = await rows<{
+    const found = await queryRows<{
       url: string;
       verdict: string | null;
       status_code: number | null;

@@ -1,5 +1,6 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
+import { queryRows } from '@/lib/db/rows';
 import type { PageLink } from '@/lib/db/schema';
 
 /**
@@ -60,13 +61,6 @@ export interface CompletedUrl {
   isPage: boolean;
 }
 
-type Row = Record<string, unknown>;
-
-async function rows<T = Row>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
 function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -122,7 +116,7 @@ export async function claimRedirectedPages(
       seo_facts: p.seoFacts,
       links: p.links,
     }));
-    const inserted = await rows<{ url: string }>(
+    const inserted = await queryRows<{ url: string }>(
       db,
       sql`insert into crawl_urls (run_id, url, kind, depth, found_on, state, verdict, status_code, seo_facts, links, is_page)
           select ${runId}::uuid, x.url, 'internal', x.depth, x.found_on, 'done', 'ok', x.status_code, x.seo_facts, x.links, 1
@@ -138,7 +132,7 @@ export async function claimRedirectedPages(
 
 /** Returns URLs whose lease expired (their worker died or gave up) to the pending pool. */
 export async function reclaimExpiredLeases(db: Db, runId: string, now: number): Promise<number> {
-  const reclaimed = await rows(
+  const reclaimed = await queryRows(
     db,
     sql`update crawl_urls set state = 'pending', lease_expires_at = null
         where run_id = ${runId}::uuid and state = 'leased' and lease_expires_at <= ${now}::bigint
@@ -156,7 +150,7 @@ export async function leaseUrls(
   leaseUntil: number,
 ): Promise<LeasedUrl[]> {
   if (limit <= 0) return [];
-  const leased = await rows<{ url: string; depth: number; is_asset: number; attempts: number }>(
+  const leased = await queryRows<{ url: string; depth: number; is_asset: number; attempts: number }>(
     db,
     // MATERIALIZED: the picked rows are chosen exactly once. As a plain subquery joined in UPDATE ...
     // FROM, Postgres may re-scan it and, with SKIP LOCKED, pick more rows than the limit.
@@ -233,7 +227,12 @@ export async function completeUrls(
       links: r.links,
       is_page: r.isPage ? 1 : 0,
     }));
-    const done = await rows<{ url: string; kind: UrlKind; verdict: UrlResult['verdict']; is_page: number }>(
+    const done = await queryRows<{
+      url: string;
+      kind: UrlKind;
+      verdict: UrlResult['verdict'];
+      is_page: number;
+    }>(
       db,
       sql`update crawl_urls c set state = 'done', lease_expires_at = null, verdict = v.verdict,
             status_code = v.status_code, redirect_chain = v.redirect_chain, detail = v.detail,
@@ -261,7 +260,7 @@ export async function skipPending(
   detail: string,
 ): Promise<number> {
   const kindFilter = kind === 'all' ? sql`` : sql` and kind = ${kind}`;
-  const skipped = await rows(
+  const skipped = await queryRows(
     db,
     sql`update crawl_urls set state = 'done', verdict = 'skipped', detail = ${detail}, lease_expires_at = null
         where run_id = ${runId}::uuid and state = 'pending'${kindFilter}
@@ -279,7 +278,7 @@ export interface FrontierProgress {
 
 /** Pending and leased counts; both come from partial indexes, so this stays cheap on big runs. */
 export async function frontierProgress(db: Db, runId: string): Promise<FrontierProgress> {
-  const [row] = await rows<{
+  const [row] = await queryRows<{
     pending: string | number;
     leased: string | number;
     next_expiry: string | number | null;

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import { notFound } from '@/lib/api/errors';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
+import { queryRows } from '@/lib/db/rows';
 import { type BrokenLink, brokenLinks, type Run, runs, type Site, seoIssues } from '@/lib/db/schema';
 import { isSeoCheckId, type SeoIssue } from '@/lib/seo/checks';
 import { buildSeoReport, type SeoReport } from '@/lib/seo/report';
@@ -163,9 +164,10 @@ async function scannedPagesNotExcluded(
   isExcluded: PathMatcher,
   fallback: number,
 ): Promise<number> {
-  const result = (await db.execute(
+  const pages = await queryRows<{ url: string }>(
+    db,
     sql`select url from crawl_urls where run_id = ${runId}::uuid and is_page = 1 and seo_facts is not null`,
-  )) as unknown as { rows: { url: string }[] };
-  if (result.rows.length === 0) return fallback;
-  return result.rows.filter((row) => !isExcluded(row.url)).length;
+  );
+  if (pages.length === 0) return fallback;
+  return pages.filter((row) => !isExcluded(row.url)).length;
 }

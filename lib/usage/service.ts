@@ -61,6 +61,7 @@ export async function getSiteUsage(
       runs: count(),
       pages: sum(usageLedger.pages_crawled),
       links: sum(usageLedger.links_checked),
+      rendered: sum(usageLedger.pages_rendered),
     })
     .from(usageLedger)
     .where(ofSite)
@@ -68,10 +69,7 @@ export async function getSiteUsage(
     .orderBy(asc(usageLedger.billing_period));
 
   const period = billingPeriod(now);
-  const [rendered] = await db
-    .select({ pages: sum(usageLedger.pages_rendered) })
-    .from(usageLedger)
-    .where(and(ofSite, eq(usageLedger.billing_period, period)));
+  const current = months.find((m) => m.period === period);
   const [monitors] = await db
     .select({ n: count() })
     .from(uptimeMonitors)
@@ -87,7 +85,7 @@ export async function getSiteUsage(
     current: {
       period,
       pagesCrawled: await pagesCrawledInPeriod(db, site.tenant_id, site.id, period),
-      pagesRendered: Number(rendered?.pages ?? 0),
+      pagesRendered: Number(current?.rendered ?? 0),
       monitors: Number(monitors?.n ?? 0),
       allowances: allowances(),
     },

@@ -1,6 +1,6 @@
 import { apiRoute } from '@/lib/api/pipeline';
 import { updateBillingBody } from '@/lib/api/schemas/billing';
-import { getBilling, setOverage } from '@/lib/billing/service';
+import { getBilling, updateBilling } from '@/lib/billing/service';
 
 /** The billing resource itself is the body: `{overageEnabled, crawlPaused, a11yPaused, pausedSites, projected}`. */
 export const GET = apiRoute(
@@ -16,8 +16,5 @@ export const PATCH = apiRoute(
     body: updateBillingBody,
     summary: 'Turn overage billing on or off',
   },
-  async ({ db, principal, body }) => {
-    await setOverage(db, principal.tenantId, body.overageEnabled);
-    return getBilling(db, principal.tenantId);
-  },
+  ({ db, principal, body }) => updateBilling(db, principal.tenantId, body),
 );

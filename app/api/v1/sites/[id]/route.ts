@@ -1,14 +1,11 @@
 import { apiRoute } from '@/lib/api/pipeline';
 import { deleteSiteResponse, siteResponse } from '@/lib/api/schemas/resources';
 import { siteIdParams, updateSiteBody } from '@/lib/api/schemas/sites';
-import { getVisibleSite } from '@/lib/sites/access';
-import { siteResource } from '@/lib/sites/resource';
-import { deleteSite, updateSite } from '@/lib/sites/service';
+import { deleteSite, getSite, updateSite } from '@/lib/sites/service';
 
 export const GET = apiRoute(
   { site: true, permission: 'read', params: siteIdParams, response: siteResponse, summary: 'Read one site' },
-  ({ db, principal, params }) =>
-    getVisibleSite(db, principal, params.id).then((site) => ({ site: siteResource(site) })),
+  ({ db, principal, params }) => getSite(db, principal, params.id),
 );
 
 export const PATCH = apiRoute(

@@ -154,6 +154,8 @@ class Step {
   private lastInternalStart = 0;
 
   private done: Processed[] = [];
+  /** A lease statement in flight: requests keep being dispatched from the queues meanwhile. */
+  private refilling: Promise<void> | null = null;
   private flushing: Promise<void> | null = null;
   private lastFlush = Date.now();
   private failure: unknown = null;
@@ -197,8 +199,11 @@ class Step {
         if (this.abort.signal.aborted) return this.abandon();
         if (this.failure) throw this.failure;
         const leasing = Date.now() < this.deadline && this.fatal === null;
-        if (leasing) await this.refill();
-        else await this.releaseQueued();
+        if (leasing) this.startRefill();
+        else {
+          if (this.refilling) await this.refilling;
+          await this.releaseQueued();
+        }
         this.dispatch();
         if (this.shouldFlush()) this.startFlush();
         if (!this.idle()) {
@@ -223,6 +228,7 @@ class Step {
       if (this.abort.signal.aborted) return this.abandon();
       this.abort.abort();
       // Queued URLs go back at once; those in flight are left to their lease expiry.
+      await this.refilling;
       await this.releaseQueued().catch(() => {});
       throw error;
     }
@@ -230,6 +236,7 @@ class Step {
 
   private idle(): boolean {
     return (
+      this.refilling === null &&
       this.internalInFlight === 0 &&
       this.externalInFlight === 0 &&
       this.internalQueue.length === 0 &&
@@ -266,25 +273,56 @@ class Step {
       : `not crawled: the site's maxPages (${this.settings.maxPages}) was reached`;
   }
 
-  private async refill(): Promise<void> {
-    const now = Date.now();
-    const leaseUntil = now + this.tuning.leaseMs;
-    const internalWanted = Math.max(this.internalLimit * 2, 8) - this.internalQueue.length;
+  /**
+   * Leases more URLs when a queue runs low, without waiting for the statement: requests keep being
+   * dispatched from what is queued while it runs (it may wait behind a result flush).
+   */
+  private startRefill(): void {
+    if (this.refilling) return;
+    const internal = this.internalWant();
+    const external = this.externalWant();
+    if (internal === 0 && external === 0) return;
+    const leaseUntil = Date.now() + this.tuning.leaseMs;
+    this.refilling = (async () => {
+      if (internal > 0) {
+        const leased = await leaseUrls(this.db, this.run.id, 'internal', internal, leaseUntil);
+        this.internalQueue.push(...leased);
+        if (leased.length < internal) this.internalDry = true;
+      }
+      if (external > 0) {
+        const leased = await leaseUrls(this.db, this.run.id, 'external', external, leaseUntil);
+        this.externalQueue.push(...leased);
+        if (leased.length < external) this.externalDry = true;
+      }
+    })()
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.refilling = null;
+        this.notify();
+      });
+  }
+
+  /**
+   * Internal URLs to lease now: up to four windows' worth, leased once two are left, so the window
+   * stays busy while a lease waits behind a result flush; never beyond the page cap.
+   */
+  private internalWant(): number {
+    if (this.internalDry) return 0;
+    const wanted = Math.max(this.internalLimit * 4, 8) - this.internalQueue.length;
     const capLeft = this.cap - this.pagesCrawled - this.internalUnwritten - this.internalQueue.length;
-    if (!this.internalDry && internalWanted > this.internalLimit / 2 && capLeft > 0) {
-      const want = Math.min(internalWanted, capLeft);
-      const leased = await leaseUrls(this.db, this.run.id, 'internal', want, leaseUntil);
-      this.internalQueue.push(...leased);
-      if (leased.length < want) this.internalDry = true;
-    } else if (capLeft <= 0 && this.internalQueue.length === 0) {
-      this.internalDry = true;
+    if (capLeft <= 0) {
+      if (this.internalQueue.length === 0) this.internalDry = true;
+      return 0;
     }
-    const externalWanted = this.tuning.externalConcurrency * 2 - this.externalQueue.length;
-    if (!this.externalDry && externalWanted > this.tuning.externalConcurrency / 2) {
-      const leased = await leaseUrls(this.db, this.run.id, 'external', externalWanted, leaseUntil);
-      this.externalQueue.push(...leased);
-      if (leased.length < externalWanted) this.externalDry = true;
-    }
+    return wanted > this.internalLimit * 2 ? Math.min(wanted, capLeft) : 0;
+  }
+
+  private externalWant(): number {
+    if (this.externalDry) return 0;
+    const wanted = this.tuning.externalConcurrency * 2 - this.externalQueue.length;
+    return wanted > this.tuning.externalConcurrency / 2 ? wanted : 0;
   }
 
   private async releaseQueued(): Promise<void> {
@@ -398,10 +436,12 @@ class Step {
       })
       .finally(() => {
         this.flushing = null;
-        // Newly discovered URLs are pending now: lease again even if the queues had run dry.
-        if (batch.some((p) => p.newUrls.length > 0)) {
-          this.internalDry = false;
-          this.externalDry = false;
+        // Newly discovered URLs are pending now: lease that kind again even if its queue had run dry.
+        for (const p of batch) {
+          for (const url of [...p.newUrls, ...(p.redirectedPage?.newUrls ?? [])]) {
+            if (url.kind === 'internal') this.internalDry = false;
+            else this.externalDry = false;
+          }
         }
         this.notify();
       });
@@ -464,6 +504,7 @@ class Step {
   /** A crash stand-in: stop without writing what is not written yet; leases expire and are redone. */
   private async abandon(): Promise<WorkOutcome> {
     this.abort.abort();
+    await this.refilling;
     if (this.flushing) await this.flushing;
     return { status: 'aborted' };
   }

@@ -3,7 +3,14 @@ import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
-import { type Run, type RunSettings, runs, seoIssues, usageLedger } from '@/lib/db/schema';
+import {
+  type Run,
+  type RunSettings,
+  runs,
+  type StoredSeoIssue,
+  seoReports,
+  usageLedger,
+} from '@/lib/db/schema';
 import type { SeoPage, TargetResolution } from '@/lib/seo/checks';
 import { deriveSeoIssues } from '@/lib/seo/checks';
 import { parseStoredSeoFacts } from '@/lib/seo/facts';
@@ -30,7 +37,7 @@ export interface FinalizeResult {
 }
 
 const SEO_CHUNK = 500;
-const SEO_INSERT_CHUNK = 5000;
+
 export async function finalizeRun(db: Db, runId: string, now = Date.now()): Promise<FinalizeResult | null> {
   const run = await loadRun(db, runId);
   if (!run) return null;
@@ -84,23 +91,14 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
           from broken_links where run_id = ${runId}::uuid`,
       );
 
-      await tx.delete(seoIssues).where(eq(seoIssues.run_id, runId));
+      await tx.delete(seoReports).where(eq(seoReports.run_id, runId));
       if (seo) {
-        // One JSON parameter per chunk: thousands of issues without per-row query building.
-        for (let i = 0; i < seo.issues.length; i += SEO_INSERT_CHUNK) {
-          const records = seo.issues.slice(i, i + SEO_INSERT_CHUNK).map((issue) => ({
-            check: issue.check,
-            impact: issue.impact,
-            page_url: issue.pageUrl,
-            detail: issue.detail,
-          }));
-          await tx.execute(
-            sql`insert into seo_issues (run_id, tenant_id, "check", impact, page_url, detail, created_at)
-                select ${runId}::uuid, ${run.tenant_id}, x."check", x.impact, x.page_url, x.detail, ${now}::bigint
-                from jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
-                  as x("check" text, impact text, page_url text, detail text)`,
-          );
-        }
+        await tx.insert(seoReports).values({
+          run_id: runId,
+          tenant_id: run.tenant_id,
+          issues: storedIssues(seo.issues),
+          created_at: now,
+        });
       }
 
       const [updated] = await tx
@@ -206,6 +204,13 @@ async function dropOlderFrontiers(db: Db, run: Run): Promise<void> {
   const older = sql`select id from runs where site_id = ${run.site_id}::uuid and kind = 'crawl'
                     and id <> ${run.id}::uuid and state <> 'running' and started_at <= ${run.started_at}::bigint`;
   await db.execute(sql`delete from crawl_urls where run_id in (${older})`);
+}
+
+/** The issues as stored: tuples, ordered by page as the report lists them. */
+function storedIssues(issues: RunSeo['issues']): StoredSeoIssue[] {
+  return issues
+    .map((issue): StoredSeoIssue => [issue.check, issue.impact, issue.pageUrl, issue.detail])
+    .sort((a, b) => (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
 }
 
 interface RunSeo {

@@ -3,8 +3,8 @@ import { notFound } from '@/lib/api/errors';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
-import { type BrokenLink, brokenLinks, type Run, runs, type Site, seoIssues } from '@/lib/db/schema';
-import { isSeoCheckId, type SeoIssue } from '@/lib/seo/checks';
+import { type BrokenLink, brokenLinks, type Run, runs, type Site, seoReports } from '@/lib/db/schema';
+import { isSeoCheckId, isSeoImpact, type SeoIssue } from '@/lib/seo/checks';
 import { buildSeoReport, type SeoReport } from '@/lib/seo/report';
 import { scoreSeo } from '@/lib/seo/score';
 import { getVisibleSite } from '@/lib/sites/access';
@@ -132,20 +132,19 @@ export async function getSeoReport(db: Db, principal: Principal, siteId: string)
   if (!run) throw notFound('no crawl has run on this site yet');
 
   const isExcluded = compileExcludes(decodeList(site.exclude_paths));
-  const stored = await db
-    .select()
-    .from(seoIssues)
-    .where(and(eq(seoIssues.tenant_id, site.tenant_id), eq(seoIssues.run_id, run.id)))
-    .orderBy(asc(seoIssues.page_url));
+  const [stored] = await db
+    .select({ issues: seoReports.issues })
+    .from(seoReports)
+    .where(and(eq(seoReports.tenant_id, site.tenant_id), eq(seoReports.run_id, run.id)));
   const issues: SeoIssue[] = [];
   let hidden = false;
-  for (const row of stored) {
-    if (isExcluded(row.page_url)) {
+  for (const [check, impact, pageUrl, detail] of stored?.issues ?? []) {
+    if (isExcluded(pageUrl)) {
       hidden = true;
       continue;
     }
-    if (!isSeoCheckId(row.check)) continue;
-    issues.push({ check: row.check, impact: row.impact, pageUrl: row.page_url, detail: row.detail ?? '' });
+    if (!isSeoCheckId(check) || !isSeoImpact(impact)) continue;
+    issues.push({ check, impact, pageUrl, detail });
   }
 
   let score = run.seo_score;

@@ -21,7 +21,7 @@ export function isNeonUrl(url: string): boolean {
 /** Opens the database a URL names: unset = embedded PGlite in `pgliteDir`. */
 export async function openDatabase(url: string | undefined, pgliteDir: string): Promise<DbHandle> {
   if (!url) {
-    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGliteThread } = await import('./pglite-thread');
     const { drizzle } = await import('drizzle-orm/pglite');
     if (!pgliteDir.startsWith('memory://')) {
       const { mkdirSync } = await import('node:fs');
@@ -29,8 +29,8 @@ export async function openDatabase(url: string | undefined, pgliteDir: string): 
     }
     // PGlite's default 128 MB of shared buffers costs about 900 MB of resident memory in WASM;
     // 32 MB keeps the embedded server near 250 MB with no measurable cost for this workload.
-    const client = new PGlite(pgliteDir, { postgresqlconf: ['shared_buffers=32MB'] });
-    const db = drizzle({ client, schema }) as unknown as Db;
+    const client = await PGliteThread.open(pgliteDir, { postgresqlconf: ['shared_buffers=32MB'] });
+    const db = drizzle({ client: client as never, schema }) as unknown as Db;
     return { db, driver: 'pglite', close: () => client.close() };
   }
   if (isNeonUrl(url)) {

@@ -128,9 +128,13 @@ export type SeoCheckId = SeoCheck['id'];
 
 const CHECKS_BY_ID = new Map<SeoCheckId, SeoCheck>(SEO_CHECKS.map((check) => [check.id, check]));
 
-/** Narrows a check id read back from storage (the `seo_issues.check` column is plain text). */
+/** Narrows a check id read back from storage (a stored report is plain JSON). */
 export function isSeoCheckId(value: string): value is SeoCheckId {
   return CHECKS_BY_ID.has(value as SeoCheckId);
+}
+
+export function isSeoImpact(value: string): value is SeoImpact {
+  return (SEO_IMPACTS as readonly string[]).includes(value);
 }
 
 export function seoCheck(id: SeoCheckId): SeoCheck {

@@ -155,21 +155,25 @@ export const brokenLinks = pgTable(
   ],
 );
 
-export const seoIssues = pgTable(
-  'seo_issues',
+/** One stored SEO issue: `[check, impact, page_url, detail]`. */
+export type StoredSeoIssue = [check: string, impact: string, pageUrl: string, detail: string];
+
+/**
+ * A crawl's SEO issues as one document, ordered by page. The report is derived once, when the run
+ * is finalized, and always read whole (grouped by check), so a run costs one row rather than one
+ * per issue: a 5,000-page site missing descriptions and canonicals has 10,000 issues.
+ */
+export const seoReports = pgTable(
+  'seo_reports',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
     run_id: uuid('run_id')
-      .notNull()
+      .primaryKey()
       .references(() => runs.id, { onDelete: 'cascade' }),
     tenant_id: text('tenant_id').notNull(),
-    check: text('check').notNull(),
-    impact: text('impact', { enum: ['critical', 'serious', 'moderate', 'minor'] }).notNull(),
-    page_url: text('page_url').notNull(),
-    detail: text('detail'),
+    issues: jsonb('issues').$type<StoredSeoIssue[]>().notNull(),
     created_at: epochMs('created_at').notNull(),
   },
-  (t) => [index('seo_issues_run_idx').on(t.tenant_id, t.run_id, t.check)],
+  (t) => [index('seo_reports_tenant_idx').on(t.tenant_id, t.run_id)],
 );
 
 export type Run = typeof runs.$inferSelect;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { notFound } from '@/lib/api/errors';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';

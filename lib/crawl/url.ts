@@ -26,15 +26,20 @@ export function normalizeUrl(
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  url.hash = '';
-  if (url.search.length <= 1) {
-    url.search = '';
-  } else if (stripParams) {
-    // Hot-path callers pass a Set built once per crawl; an array is converted per call.
-    const names: ReadonlySet<string> = stripParams instanceof Set ? stripParams : new Set(stripParams);
-    if (names.size > 0) url.search = stripQuery(url.search.slice(1), names);
-  }
-  return url.href;
+  const names = stripParams instanceof Set ? stripParams : stripParams ? new Set(stripParams) : null;
+  if (names && names.size > 0 && url.search.length > 1) url.search = stripQuery(url.search.slice(1), names);
+  return withoutFragmentOrEmptyQuery(url.href);
+}
+
+/**
+ * Drops the fragment and a bare `?` from a serialized URL. String surgery rather than URL setters
+ * (this runs for every link of every page): in a WHATWG-serialized href, `#` appears only as the
+ * fragment delimiter, and the first `?` starts the query.
+ */
+function withoutFragmentOrEmptyQuery(href: string): string {
+  const hash = href.indexOf('#');
+  const out = hash === -1 ? href : href.slice(0, hash);
+  return out.indexOf('?') === out.length - 1 ? out.slice(0, -1) : out;
 }
 
 function decodeParamName(raw: string): string {
@@ -68,14 +73,52 @@ function bareHostname(hostname: string): string {
  * either scheme count as the same site.
  */
 export function isSameSite(url: string | URL, hostname: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = typeof url === 'string' ? new URL(url) : url;
-  } catch {
-    return false;
+  let host: string | null;
+  if (typeof url === 'string') {
+    host = hostOfHref(url);
+    if (host === null) {
+      try {
+        host = new URL(url).hostname;
+      } catch {
+        return false;
+      }
+    }
+  } else {
+    host = url.hostname;
   }
-  return bareHostname(parsed.hostname) === bareHostname(hostname);
+  return bareHostname(host) === bareHostname(hostname);
 }
+
+/**
+ * The hostname of an http(s) URL already in WHATWG-serialized form (what normalizeUrl returns),
+ * read without parsing it again: `scheme://[userinfo@]host[:port]/...`. Anything outside the plain
+ * characters such a form has (backslashes, whitespace, percent-escapes, which the URL parser would
+ * reinterpret) returns null, and the caller falls back to the parser.
+ */
+function hostOfHref(href: string): string | null {
+  const start = href.startsWith('https://') ? 8 : href.startsWith('http://') ? 7 : -1;
+  if (start === -1) return null;
+  let end = start;
+  for (; end < href.length; end++) {
+    const c = href.charCodeAt(end);
+    if (c === 0x2f /* / */ || c === 0x3f /* ? */ || c === 0x23 /* # */) break;
+    if (!PLAIN_AUTHORITY[c]) return null;
+  }
+  let authority = href.slice(start, end);
+  const at = authority.lastIndexOf('@');
+  if (at !== -1) authority = authority.slice(at + 1);
+  if (authority.startsWith('[')) {
+    const close = authority.indexOf(']');
+    return close === -1 ? null : authority.slice(0, close + 1);
+  }
+  const colon = authority.indexOf(':');
+  return colon === -1 ? authority : authority.slice(0, colon);
+}
+
+/** Letters, digits and `.-_~:@[]`: the characters of a serialized authority read as is. */
+const PLAIN_AUTHORITY: boolean[] = Array.from({ length: 128 }, (_, c) =>
+  /[A-Za-z0-9._~:@[\]-]/.test(String.fromCharCode(c)),
+);
 
 /**
  * Exclude globs (`excludePaths`) are matched against the URL's decoded pathname, never the query:

@@ -30,6 +30,10 @@ describe('normalizeUrl', () => {
     expect(normalizeUrl('https://example.com/a#top')).toBe('https://example.com/a');
     expect(normalizeUrl('https://example.com/a?#x')).toBe('https://example.com/a');
     expect(normalizeUrl('https://example.com/a?')).toBe('https://example.com/a');
+    // A query of "?" is not empty, and a second # belongs to the fragment.
+    expect(normalizeUrl('https://example.com/a??')).toBe('https://example.com/a??');
+    expect(normalizeUrl('https://example.com/a?q=1#x#y')).toBe('https://example.com/a?q=1');
+    expect(normalizeUrl('https://example.com/a%23b?c%23d')).toBe('https://example.com/a%23b?c%23d');
   });
 
   it('strips the named parameters only, case-sensitively, keeping the rest as written', () => {
@@ -62,6 +66,26 @@ describe('isSameSite', () => {
     expect(isSameSite('https://www.example.com/', 'example.com')).toBe(false);
     expect(isSameSite('https://example.com.evil.net/', 'example.com')).toBe(false);
     expect(isSameSite('garbage', 'example.com')).toBe(false);
+  });
+
+  it('reads the host past userinfo, ports and IPv6 brackets, as the URL parser does', () => {
+    const cases: [string, string][] = [
+      ['https://user:pa@ss@example.com/x', 'example.com'],
+      ['https://evil.net@example.com/', 'example.com'],
+      ['https://example.com@evil.net/', 'evil.net'],
+      ['http://[::1]:8080/x', '[::1]'],
+      ['http://127.0.0.1:3000?x', '127.0.0.1'],
+      ['https://example.com#frag', 'example.com'],
+      // Forms the parser reinterprets: a backslash is a path separator, tabs are removed, %-escapes decoded.
+      ['http://evil.net\\@example.com/', 'evil.net'],
+      ['http://exa\tmple.com/', 'example.com'],
+      ['http://ex%61mple.com/', 'example.com'],
+    ];
+    for (const [url, host] of cases) {
+      expect(new URL(url).hostname).toBe(host);
+      expect(isSameSite(url, host)).toBe(true);
+      expect(isSameSite(url, 'other.test')).toBe(false);
+    }
   });
 });
 

@@ -7,8 +7,9 @@
  *   npm run bench:crawl -- --pages 5000       # one size only
  *   npm run bench:crawl -- --cold             # no warm-up crawl (a freshly started process)
  *
- * Diagnostics: BENCH_PROFILE=file.cpuprofile (the measured crawl's main thread), BENCH_THREADS=1
- * (CPU per thread), BENCH_NODE_FLAGS='--trace-gc' (extra Node flags for the Sitewatch child).
+ * Diagnostics: BENCH_PROFILE=file.cpuprofile (the measured crawl's main thread; BENCH_HEAP=file.json
+ * adds a sampling allocation profile), BENCH_VERBOSE=1 (phases and CPU per thread), and
+ * BENCH_NODE_FLAGS='--trace-gc' (extra Node flags for the Sitewatch child).
  *
  * The sites are served by this process; each crawler runs in its own child process so its peak RSS
  * is its own. Sitewatch runs the same code path as production: a run row, seeding, bounded work
@@ -80,7 +81,7 @@ function threadCpuSeconds(): Map<string, number> {
 function cpuSince(before: Map<string, number>): number {
   let total = 0;
   for (const [tid, seconds] of threadCpuSeconds()) total += seconds - (before.get(tid) ?? 0);
-  if (process.env.BENCH_THREADS) {
+  if (process.env.BENCH_VERBOSE) {
     for (const [tid, seconds] of threadCpuSeconds()) {
       console.error(`  thread ${tid}: ${(seconds - (before.get(tid) ?? 0)).toFixed(2)} s`);
     }
@@ -99,9 +100,19 @@ async function startProfiler(): Promise<{ stop: () => Promise<void> } | null> {
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
   await session.post('Profiler.start');
+  if (process.env.BENCH_HEAP)
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
   return {
     stop: async () => {
       const { profile } = await session.post('Profiler.stop');
+      if (process.env.BENCH_HEAP) {
+        const heap = await session.post('HeapProfiler.stopSampling');
+        writeFileSync(process.env.BENCH_HEAP, JSON.stringify(heap.profile));
+      }
       writeFileSync(path, JSON.stringify(profile));
       session.disconnect();
     },
@@ -186,15 +197,22 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
   const crawl = async (siteId: string) => {
     const [site] = await db.select().from(sites).where(eq(sites.id, siteId));
     if (!site) throw new Error('bench site missing');
+    const t0 = performance.now();
     const { run } = await startCrawl(db, site, { trigger: 'manual', chainA11y: false });
     await seedRun(db, run.id, tuning);
+    const t1 = performance.now();
     for (;;) {
       const outcome = await workRun(db, run.id, tuning);
       if (outcome.status === 'exhausted' || outcome.status === 'stopped') break;
       if (outcome.status === 'wait')
         await new Promise((r) => setTimeout(r, Math.max(10, outcome.untilMs - Date.now())));
     }
+    const t2 = performance.now();
     await finalizeRun(db, run.id);
+    if (process.env.BENCH_VERBOSE)
+      console.error(
+        `phases: start+seed ${(t1 - t0).toFixed(0)} ms, crawl ${(t2 - t1).toFixed(0)} ms, finalize ${(performance.now() - t2).toFixed(0)} ms`,
+      );
     const finished = await loadRun(db, run.id);
     if (!finished) throw new Error('run vanished');
     return finished;

@@ -208,11 +208,17 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
         await new Promise((r) => setTimeout(r, Math.max(10, outcome.untilMs - Date.now())));
     }
     const t2 = performance.now();
+    const rssAtCrawlEnd = process.memoryUsage.rss();
     await finalizeRun(db, run.id);
-    if (process.env.BENCH_VERBOSE)
+    if (process.env.BENCH_VERBOSE) {
+      const ms = (from: number, to: number) => `${(to - from).toFixed(0)} ms`;
+      const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+      const { rss, heapUsed, heapTotal } = process.memoryUsage();
       console.error(
-        `phases: start+seed ${(t1 - t0).toFixed(0)} ms, crawl ${(t2 - t1).toFixed(0)} ms, finalize ${(performance.now() - t2).toFixed(0)} ms`,
+        `  phases: start and seed ${ms(t0, t1)}, crawl ${ms(t1, t2)}, finalize ${ms(t2, performance.now())}; ` +
+          `RSS ${mb(rssAtCrawlEnd)} after the crawl, ${mb(rss)} after finalizing (heap ${mb(heapUsed)} of ${mb(heapTotal)})`,
       );
+    }
     const finished = await loadRun(db, run.id);
     if (!finished) throw new Error('run vanished');
     return finished;

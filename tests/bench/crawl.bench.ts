@@ -27,6 +27,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 
 interface Measurement {
   tool: 'sitewatch' | 'linkinator';
@@ -279,9 +280,14 @@ async function runLinkinator(roots: string[]): Promise<Measurement> {
   };
 }
 
+/**
+ * Both crawlers run with the flags the Sitewatch server runs with (scripts/node-flags.mjs), so
+ * neither is measured with a runtime setting the other lacks; BENCH_NODE_FLAGS adds more to Sitewatch.
+ */
 function nodeFlags(role: string): string[] {
-  const flags = process.env.BENCH_NODE_FLAGS;
-  return flags && role === 'sitewatch' ? flags.split(' ') : [];
+  if (role === 'prepare') return [];
+  const extra = process.env.BENCH_NODE_FLAGS;
+  return [...SERVER_NODE_FLAGS, ...(extra && role === 'sitewatch' ? extra.split(' ') : [])];
 }
 
 /** Runs one role in a child process and reads its result from the last line of stdout. */

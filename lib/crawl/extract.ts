@@ -249,17 +249,19 @@ function collapse(text: string): string | null {
   return collapsed.length > MAX_TEXT ? collapsed.slice(0, MAX_TEXT) : collapsed;
 }
 
+/** The element's text, read only as far as MAX_TEXT_SCAN (the label is capped far below it). */
 function textOf(el: Element): string {
-  let out = '';
-  const walk = (nodes: AnyNode[]) => {
-    for (const node of nodes) {
-      if (out.length >= MAX_TEXT_SCAN) return;
-      if (node.type === 'text') out += node.data;
-      else if (node.type === 'tag') walk(node.children);
-    }
-  };
-  walk(el.children);
-  return out;
+  const out = { text: '' };
+  appendText(el.children, out);
+  return out.text;
+}
+
+function appendText(nodes: AnyNode[], out: { text: string }): void {
+  for (const node of nodes) {
+    if (out.text.length >= MAX_TEXT_SCAN) return;
+    if (node.type === 'text') out.text += node.data;
+    else if (node.type === 'tag') appendText(node.children, out);
+  }
 }
 
 function firstImageAlt(el: Element): string | undefined {
@@ -274,22 +276,24 @@ function firstImageAlt(el: Element): string | undefined {
 
 function labelOf(el: Element): string | null {
   const a = el.attribs;
-  const fallbacks = (...values: (string | undefined)[]) => {
-    for (const value of values) {
-      const label = value === undefined ? null : collapse(value);
-      if (label) return label;
-    }
-    return null;
-  };
   switch (el.name) {
     case 'a':
-      return collapse(textOf(el)) ?? fallbacks(firstImageAlt(el), a['aria-label'], a.title);
+      return collapse(textOf(el)) ?? firstLabel(firstImageAlt(el), a['aria-label'], a.title);
     case 'area':
     case 'img':
-      return fallbacks(a.alt, a['aria-label'], a.title);
+      return firstLabel(a.alt, a['aria-label'], a.title);
     default:
-      return fallbacks(a['aria-label'], a.title);
+      return firstLabel(a['aria-label'], a.title);
   }
+}
+
+/** The first value that is not blank once collapsed. */
+function firstLabel(...values: (string | undefined)[]): string | null {
+  for (const value of values) {
+    const label = value === undefined ? null : collapse(value);
+    if (label) return label;
+  }
+  return null;
 }
 
 function attrsOf(el: Element): string | null {

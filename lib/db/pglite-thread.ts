@@ -112,6 +112,8 @@ export class PGliteThread {
   /** Transactions are exclusive: queries from outside wait until the holder commits or rolls back. */
   private lock: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Set when the thread died: every later request fails with it instead of waiting forever. */
+  private dead: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (reply: Reply) => this.settle(reply));
@@ -224,6 +226,7 @@ export class PGliteThread {
 
   private request(message: Request): Promise<unknown> {
     if (this.closed && message.op !== 'close') return Promise.reject(new Error('the database is closed'));
+    if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -240,6 +243,8 @@ export class PGliteThread {
   }
 
   private failAll(error: Error): void {
+    if (!this.closed && !this.dead) console.error(`database: ${error.message}`);
+    this.dead ??= error;
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
   }

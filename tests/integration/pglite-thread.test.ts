@@ -81,6 +81,14 @@ describe('PGliteThread', () => {
     expect((await outside).rows[0]?.n).toBe(0);
   });
 
+  it('fails fast, instead of hanging, once the thread has died', async () => {
+    const other = await PGliteThread.open('memory://');
+    // Stands in for a crash of the WebAssembly Postgres: the thread is gone.
+    await (other as unknown as { worker: { terminate: () => Promise<number> } }).worker.terminate();
+    await expect(other.query('select 1')).rejects.toThrow(/database thread exited/);
+    await expect(other.transaction(async () => 1)).rejects.toThrow(/database thread exited/);
+  });
+
   it('refuses queries once closed', async () => {
     const other = await PGliteThread.open('memory://');
     await other.close();

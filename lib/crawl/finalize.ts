@@ -7,6 +7,7 @@ import {
   type Run,
   type RunSettings,
   runs,
+  SEO_REPORT_PART,
   type StoredSeoIssue,
   seoReports,
   usageLedger,
@@ -93,12 +94,16 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
 
       await tx.delete(seoReports).where(eq(seoReports.run_id, runId));
       if (seo) {
-        await tx.insert(seoReports).values({
-          run_id: runId,
-          tenant_id: run.tenant_id,
-          issues: storedIssues(seo.issues),
-          created_at: now,
-        });
+        const issues = storedIssues(seo.issues);
+        for (let part = 0; part * SEO_REPORT_PART < issues.length; part++) {
+          await tx.insert(seoReports).values({
+            run_id: runId,
+            part,
+            tenant_id: run.tenant_id,
+            issues: issues.slice(part * SEO_REPORT_PART, (part + 1) * SEO_REPORT_PART),
+            created_at: now,
+          });
+        }
       }
 
       const [updated] = await tx

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import { notFound } from '@/lib/api/errors';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
@@ -132,13 +132,14 @@ export async function getSeoReport(db: Db, principal: Principal, siteId: string)
   if (!run) throw notFound('no crawl has run on this site yet');
 
   const isExcluded = compileExcludes(decodeList(site.exclude_paths));
-  const [stored] = await db
+  const parts = await db
     .select({ issues: seoReports.issues })
     .from(seoReports)
-    .where(and(eq(seoReports.tenant_id, site.tenant_id), eq(seoReports.run_id, run.id)));
+    .where(and(eq(seoReports.tenant_id, site.tenant_id), eq(seoReports.run_id, run.id)))
+    .orderBy(asc(seoReports.part));
   const issues: SeoIssue[] = [];
   let hidden = false;
-  for (const [check, impact, pageUrl, detail] of stored?.issues ?? []) {
+  for (const [check, impact, pageUrl, detail] of parts.flatMap((p) => p.issues)) {
     if (isExcluded(pageUrl)) {
       hidden = true;
       continue;

@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as seoReportRoute from '@/app/api/v1/sites/[id]/seo-report/route';
-import { stopJobRuntime } from '@/jobs/runtime';
-import type { Db } from '@/lib/db/client';
-import { closeDispatchers } from '@/lib/net';
-import { htmlPage, registerAndCrawl, startCrawlRuntime } from '../support/crawl';
-import { useTestDatabase } from '../support/db';
+import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
 import { call, signInOwner } from '../support/http';
-import { startServer, type TestServer } from '../support/http-server';
+import { startServer } from '../support/http-server';
 
-let db: Db;
-let teardown: () => Promise<void>;
-let site: TestServer;
-
-beforeAll(async () => {
-  ({ db, teardown } = await useTestDatabase());
-  site = await startServer('127.0.0.1', {
+const bed = crawlTestbed(() =>
+  startServer('127.0.0.1', {
     '/': htmlPage('<a href="/old">Old</a> <a href="/renamed">Renamed</a> <a href="/kept">Kept</a>'),
     // /new is reachable only through /old's redirect.
     '/old': { status: 301, headers: { location: '/new' } },
@@ -22,19 +13,12 @@ beforeAll(async () => {
     // /kept is reached through /renamed's redirect too, but the home page also links it directly.
     '/renamed': { status: 308, headers: { location: '/kept' } },
     '/kept': htmlPage('<p>kept</p>'),
-  });
-  await startCrawlRuntime();
-});
-
-afterAll(async () => {
-  await stopJobRuntime();
-  await site.close();
-  await closeDispatchers();
-  await teardown();
-});
+  }),
+);
 
 describe('SEO: pages reached only through redirects', () => {
   it('flags a page no crawled page links to directly, and not one that is also linked directly', async () => {
+    const { db, site } = bed;
     const { token } = await signInOwner(db, 'redirects@example.com');
     const siteId = await registerAndCrawl(token, site.url());
     const report = await call(seoReportRoute.GET, {

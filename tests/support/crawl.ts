@@ -1,9 +1,12 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import { createCrawlFunctions } from '@/jobs/functions/crawl';
-import { jobsIdle, startJobRuntime } from '@/jobs/runtime';
+import { jobsIdle, startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
 import type { EngineTuning } from '@/lib/crawl/engine';
+import type { Db } from '@/lib/db/client';
+import { closeDispatchers } from '@/lib/net';
+import { useTestDatabase } from './db';
 import { call } from './http';
 
 export const quietLogger = { info() {}, warn() {}, error() {}, debug() {} };
@@ -15,6 +18,30 @@ export function startCrawlRuntime(tuning: Partial<EngineTuning> = {}) {
     force: true,
     runner: { logger: quietLogger },
   });
+}
+
+/**
+ * The frame of a crawl test file: a fresh database, the site it crawls and the embedded runner,
+ * torn down in reverse order. Registers the file's beforeAll/afterAll; read `bed.db` and `bed.site`
+ * inside tests.
+ */
+export function crawlTestbed<S extends { close(): Promise<void> }>(startSite: () => Promise<S>) {
+  const bed = {} as { db: Db; site: S };
+  let teardown: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    const database = await useTestDatabase();
+    bed.db = database.db;
+    teardown = database.teardown;
+    bed.site = await startSite();
+    await startCrawlRuntime();
+  });
+  afterAll(async () => {
+    await stopJobRuntime();
+    await bed.site?.close();
+    await closeDispatchers();
+    await teardown();
+  });
+  return bed;
 }
 
 /** Registers `rootUrl` through the API, starts a crawl and waits for the runner to finish it. */

@@ -159,22 +159,31 @@ export const brokenLinks = pgTable(
 export type StoredSeoIssue = [check: string, impact: string, pageUrl: string, detail: string];
 
 /**
- * A crawl's SEO issues as one document, ordered by page. The report is derived once, when the run
- * is finalized, and always read whole (grouped by check), so a run costs one row rather than one
- * per issue: a 5,000-page site missing descriptions and canonicals has 10,000 issues.
+ * A crawl's SEO issues as a document, ordered by page and stored in parts of at most
+ * SEO_REPORT_PART issues. The report is derived once, when the run is finalized, and always read
+ * whole (grouped by check), so a run costs a few rows rather than one per issue: a 5,000-page site
+ * missing descriptions and canonicals has 10,000 issues. Parts keep every statement small, so the
+ * embedded database's memory does not grow with the size of the site.
  */
 export const seoReports = pgTable(
   'seo_reports',
   {
     run_id: uuid('run_id')
-      .primaryKey()
+      .notNull()
       .references(() => runs.id, { onDelete: 'cascade' }),
+    part: integer('part').notNull(),
     tenant_id: text('tenant_id').notNull(),
     issues: jsonb('issues').$type<StoredSeoIssue[]>().notNull(),
     created_at: epochMs('created_at').notNull(),
   },
-  (t) => [index('seo_reports_tenant_idx').on(t.tenant_id, t.run_id)],
+  (t) => [
+    primaryKey({ columns: [t.run_id, t.part] }),
+    index('seo_reports_tenant_idx').on(t.tenant_id, t.run_id),
+  ],
 );
+
+/** Issues stored per `seo_reports` row. */
+export const SEO_REPORT_PART = 2000;
 
 export type Run = typeof runs.$inferSelect;
 export type BrokenLink = typeof brokenLinks.$inferSelect;

@@ -126,27 +126,20 @@ async function projectedLines(db: Db, tenantId: string, period: string): Promise
     .orderBy(sql`max(${usageLedger.hostname})`);
   for (const row of usage) {
     const site = { siteId: row.siteId, hostname: row.hostname };
-    const crawled = Number(row.pagesCrawled ?? 0) - c.ALLOWANCE_PAGES_CRAWLED;
-    if (crawled > 0) {
+    const meters = [
+      ['pagesCrawled', 'pages-crawled', 'crawled', row.pagesCrawled, c.ALLOWANCE_PAGES_CRAWLED],
+      ['pagesRendered', 'pages-rendered', 'rendered', row.pagesRendered, c.ALLOWANCE_PAGES_RENDERED],
+    ] as const;
+    for (const [key, code, verb, used, allowance] of meters) {
+      const beyond = Number(used ?? 0) - allowance;
+      if (beyond <= 0) continue;
       lines.push(
         line(
-          'pagesCrawled',
-          'pages-crawled',
-          `${site.hostname}: ${crawled} pages crawled beyond the ${c.ALLOWANCE_PAGES_CRAWLED} allowance`,
+          key,
+          code,
+          `${site.hostname}: ${beyond} pages ${verb} beyond the ${allowance} allowance`,
           site,
-          crawled,
-        ),
-      );
-    }
-    const rendered = Number(row.pagesRendered ?? 0) - c.ALLOWANCE_PAGES_RENDERED;
-    if (rendered > 0) {
-      lines.push(
-        line(
-          'pagesRendered',
-          'pages-rendered',
-          `${site.hostname}: ${rendered} pages rendered beyond the ${c.ALLOWANCE_PAGES_RENDERED} allowance`,
-          site,
-          rendered,
+          beyond,
         ),
       );
     }

@@ -438,13 +438,18 @@ class Step {
         this.flushing = null;
         // Newly discovered URLs are pending now: lease that kind again even if its queue had run dry.
         for (const p of batch) {
-          for (const url of [...p.newUrls, ...(p.redirectedPage?.newUrls ?? [])]) {
-            if (url.kind === 'internal') this.internalDry = false;
-            else this.externalDry = false;
-          }
+          this.rearm(p.newUrls);
+          if (p.redirectedPage) this.rearm(p.redirectedPage.newUrls);
         }
         this.notify();
       });
+  }
+
+  private rearm(urls: readonly NewFrontierUrl[]): void {
+    for (const url of urls) {
+      if (url.kind === 'internal') this.internalDry = false;
+      else this.externalDry = false;
+    }
   }
 
   private async flushNow(): Promise<void> {

@@ -1,9 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { sendEvent } from '@/jobs/runtime';
 import type { Db } from '@/lib/db/client';
 import { type Run, type RunSettings, runs, type Site } from '@/lib/db/schema';
 import { decodeList } from '@/lib/sites/resource';
 import { crawlAllowanceRemaining } from '@/lib/usage/allowance';
+import { runningCrawlOf } from './running';
 
 export type CrawlTrigger = 'schedule' | 'manual';
 
@@ -90,18 +91,7 @@ export async function startCrawl(db: Db, site: Site, options: StartCrawlOptions)
 }
 
 export async function runningCrawl(db: Db, tenantId: string, siteId: string): Promise<Run | undefined> {
-  const [run] = await db
-    .select()
-    .from(runs)
-    .where(
-      and(
-        eq(runs.tenant_id, tenantId),
-        eq(runs.site_id, siteId),
-        eq(runs.kind, 'crawl'),
-        eq(runs.state, 'running'),
-      ),
-    )
-    .limit(1);
+  const [run] = await db.select().from(runs).where(runningCrawlOf(tenantId, siteId)).limit(1);
   return run;
 }
 

@@ -154,7 +154,7 @@ export class PGliteThread {
   }
 
   exec(sql: string): Promise<Results[]> {
-    return this.exclusive(() => this.request({ id: 0, op: 'exec', sql }) as Promise<Results[]>);
+    return this.exclusive(() => this.sendExec(sql));
   }
 
   /** BEGIN … COMMIT around `callback`, ROLLBACK when it throws or calls `rollback()`. */
@@ -171,7 +171,7 @@ export class PGliteThread {
         },
         exec: (sql: string) => {
           ensureOpen();
-          return this.request({ id: 0, op: 'exec', sql }) as Promise<Results[]>;
+          return this.sendExec(sql);
         },
         rollback: async () => {
           ensureOpen();
@@ -222,6 +222,10 @@ export class PGliteThread {
     })) as Results<T>;
     if (rawTypes.length > 0) applyParsers(result, parsers, options.rowMode ?? 'object');
     return result;
+  }
+
+  private sendExec(sql: string): Promise<Results[]> {
+    return this.request({ id: 0, op: 'exec', sql }) as Promise<Results[]>;
   }
 
   private request(message: Request): Promise<unknown> {

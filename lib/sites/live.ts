@@ -1,5 +1,6 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { desc } from 'drizzle-orm';
 import { frontierProgress } from '@/lib/crawl/frontier';
+import { runningCrawlOf } from '@/lib/crawl/running';
 import type { Db } from '@/lib/db/client';
 import { runs } from '@/lib/db/schema';
 
@@ -46,14 +47,7 @@ export async function getLiveState(db: Db, tenantId: string, siteId: string): Pr
       brokenCount: runs.broken_count,
     })
     .from(runs)
-    .where(
-      and(
-        eq(runs.tenant_id, tenantId),
-        eq(runs.site_id, siteId),
-        eq(runs.kind, 'crawl'),
-        eq(runs.state, 'running'),
-      ),
-    )
+    .where(runningCrawlOf(tenantId, siteId))
     .orderBy(desc(runs.started_at))
     .limit(1);
   if (!run) return { ...IDLE_LIVE_STATE };

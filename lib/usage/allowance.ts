@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
+import { runningCrawlOf } from '@/lib/crawl/running';
 import type { Db } from '@/lib/db/client';
 import { appPauses, billingSettings, runs, usageLedger } from '@/lib/db/schema';
 import { enqueueNotification } from '@/lib/notify/outbox';
@@ -55,14 +56,7 @@ export async function pagesCrawledInPeriod(
   const running = await db
     .select({ id: runs.id, pages: runs.pages_crawled, startedAt: runs.started_at })
     .from(runs)
-    .where(
-      and(
-        eq(runs.tenant_id, tenantId),
-        eq(runs.site_id, siteId),
-        eq(runs.kind, 'crawl'),
-        eq(runs.state, 'running'),
-      ),
-    );
+    .where(runningCrawlOf(tenantId, siteId));
   const live = running
     .filter((r) => r.id !== options.excludeRunId && billingPeriod(r.startedAt) === period)
     .reduce((sum, r) => sum + r.pages, 0);

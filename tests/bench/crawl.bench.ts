@@ -81,11 +81,10 @@ function threadCpuSeconds(): Map<string, number> {
 
 function cpuSince(before: Map<string, number>): number {
   let total = 0;
-  for (const [tid, seconds] of threadCpuSeconds()) total += seconds - (before.get(tid) ?? 0);
-  if (process.env.BENCH_VERBOSE) {
-    for (const [tid, seconds] of threadCpuSeconds()) {
-      console.error(`  thread ${tid}: ${(seconds - (before.get(tid) ?? 0)).toFixed(2)} s`);
-    }
+  for (const [tid, seconds] of threadCpuSeconds()) {
+    const used = seconds - (before.get(tid) ?? 0);
+    total += used;
+    if (process.env.BENCH_VERBOSE) console.error(`  thread ${tid}: ${used.toFixed(2)} s`);
   }
   return total;
 }

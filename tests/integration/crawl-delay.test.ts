@@ -1,49 +1,35 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
-import { stopJobRuntime } from '@/jobs/runtime';
-import type { Db } from '@/lib/db/client';
-import { closeDispatchers } from '@/lib/net';
-import { htmlPage, registerAndCrawl, startCrawlRuntime } from '../support/crawl';
-import { useTestDatabase } from '../support/db';
+import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
 import { call, signInOwner } from '../support/http';
-import { startServer, type TestServer } from '../support/http-server';
+import { startServer } from '../support/http-server';
 
-let db: Db;
-let teardown: () => Promise<void>;
-let site: TestServer;
 /** When each page request arrived and was answered, as the site saw it. */
 const visits: { path: string; start: number; end: number }[] = [];
 
-beforeAll(async () => {
-  ({ db, teardown } = await useTestDatabase());
-  const page = (links: string) => async (req: IncomingMessage, res: ServerResponse) => {
-    const start = Date.now();
-    await new Promise((r) => setTimeout(r, 20));
-    const { headers, body } = htmlPage(links);
-    res.writeHead(200, headers);
-    res.end(body);
-    visits.push({ path: req.url ?? '', start, end: Date.now() });
-  };
-  site = await startServer('127.0.0.1', {
+const page = (links: string) => async (req: IncomingMessage, res: ServerResponse) => {
+  const start = Date.now();
+  await new Promise((r) => setTimeout(r, 20));
+  const { headers, body } = htmlPage(links);
+  res.writeHead(200, headers);
+  res.end(body);
+  visits.push({ path: req.url ?? '', start, end: Date.now() });
+};
+
+const bed = crawlTestbed(() =>
+  startServer('127.0.0.1', {
     '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nCrawl-delay: 1\n' },
     '/': page('<a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a>'),
     '/a': page(''),
     '/b': page(''),
     '/c': page(''),
-  });
-  await startCrawlRuntime();
-});
-
-afterAll(async () => {
-  await stopJobRuntime();
-  await site.close();
-  await closeDispatchers();
-  await teardown();
-});
+  }),
+);
 
 describe('robots.txt Crawl-delay', () => {
   it('fetches one page at a time, starting each at least the delay after the previous one', async () => {
+    const { db, site } = bed;
     const { token } = await signInOwner(db, 'polite@example.com');
     const siteId = await registerAndCrawl(token, site.url(), { maxConcurrency: 50 });
     const params = { id: siteId };

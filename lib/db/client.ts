@@ -27,9 +27,9 @@ export async function openDatabase(url: string | undefined, pgliteDir: string): 
       const { mkdirSync } = await import('node:fs');
       mkdirSync(pgliteDir, { recursive: true });
     }
-    // PGlite's default 128 MB of shared buffers costs about 900 MB of resident memory in WASM;
-    // 32 MB keeps the embedded server near 250 MB with no measurable cost for this workload.
-    const client = await PGliteThread.open(pgliteDir, { postgresqlconf: ['shared_buffers=32MB'] });
+    // Postgres touches all of its shared buffers, and WebAssembly memory is never given back:
+    // PGlite's default 128 MB would stay resident for good. 16 MB holds a crawl's hot frontier pages.
+    const client = await PGliteThread.open(pgliteDir, { postgresqlconf: ['shared_buffers=16MB'] });
     const db = drizzle({ client: client as never, schema }) as unknown as Db;
     return { db, driver: 'pglite', close: () => client.close() };
   }

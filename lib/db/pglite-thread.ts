@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -121,8 +122,21 @@ export class PGliteThread {
     worker.on('exit', (code) => this.failAll(new Error(`the database thread exited (code ${code})`)));
   }
 
-  /** Starts the thread and opens the database in it; resolves once PGlite is ready. */
+  /**
+   * Starts the thread and opens the database in it; resolves once PGlite is ready.
+   *
+   * A data folder that does not exist yet is first created by a thread of its own, which then
+   * exits: initdb grows the WebAssembly memory by hundreds of MB, and that memory is only ever
+   * given back with the thread that holds it, so a server's first boot would otherwise keep it.
+   */
   static async open(dataDir: string, options: { postgresqlconf?: string[] } = {}): Promise<PGliteThread> {
+    if (!dataDir.startsWith('memory://') && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
+      await (await PGliteThread.start(dataDir, options)).close();
+    }
+    return PGliteThread.start(dataDir, options);
+  }
+
+  private static async start(dataDir: string, options: { postgresqlconf?: string[] }): Promise<PGliteThread> {
     // Resolved from the project's own node_modules at run time, so the same code works under Next's
     // bundled server, tsx and vitest (a bundler never sees the worker's import).
     const modulePath = createRequire(path.join(process.cwd(), 'package.json')).resolve(

@@ -6,9 +6,11 @@
  *   BENCH_DATABASE_URL=postgres://... npm run bench:crawl   # a Postgres server
  *   npm run bench:crawl -- --pages 5000       # one size only
  *   npm run bench:crawl -- --cold             # no warm-up crawl (a freshly started process)
+ *   npm run bench:crawl -- --only sitewatch   # Sitewatch alone, no ratio
  *
  * Diagnostics: BENCH_PROFILE=file.cpuprofile (the measured crawl's main thread; BENCH_HEAP=file.json
- * adds a sampling allocation profile), BENCH_VERBOSE=1 (phases and CPU per thread), and
+ * adds a sampling allocation profile), BENCH_VERBOSE=1 (phases, CPU per thread, and what the
+ * process was doing at its RSS peak and where that memory was), and
  * BENCH_NODE_FLAGS='--trace-gc' (extra Node flags for the Sitewatch child).
  *
  * The sites are served by this process; each crawler runs in its own child process so its peak RSS
@@ -27,7 +29,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { serverEnv, serverNodeArgs } from '../../scripts/node-flags.mjs';
 
 interface Measurement {
   tool: 'sitewatch' | 'linkinator';
@@ -49,16 +51,77 @@ function arg(name: string): string | undefined {
   return i === -1 ? undefined : process.argv[i + 1];
 }
 
-/** Samples RSS every 25 ms; the peak is what a process needs to hold the crawl. */
-function rssSampler(): () => number {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 25);
-  return () => {
-    clearInterval(timer);
-    return Math.round(Math.max(peak, process.memoryUsage.rss()) / 1024 / 1024);
-  };
+const verbose = Boolean(process.env.BENCH_VERBOSE);
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+/**
+ * Samples RSS every 25 ms; the peak is what a process needs to hold the crawl. With BENCH_VERBOSE
+ * it prints RSS as each phase starts and, at the end, what the process was doing at its peak and
+ * where the memory was then (memoryMap).
+ */
+class RssSampler {
+  private peak = process.memoryUsage.rss();
+  private phase = 'start';
+  private atPeak = '';
+  private mappedAt = 0;
+  private readonly timer = setInterval(() => this.sample(), 25);
+
+  enter(phase: string): void {
+    this.phase = phase;
+    if (verbose) console.error(`  ${phase}: RSS ${mb(process.memoryUsage.rss())} MB`);
+  }
+
+  /** Stops sampling and returns the peak in MB. */
+  stop(): number {
+    clearInterval(this.timer);
+    this.sample();
+    if (verbose) console.error(`  peak RSS ${mb(this.peak)} MB during ${this.atPeak || this.phase}`);
+    return mb(this.peak);
+  }
+
+  private sample(): void {
+    const now = process.memoryUsage.rss();
+    if (now <= this.peak) return;
+    this.peak = now;
+    // Reading the memory map takes milliseconds: only for a peak at least 4 MB above the last one read.
+    if (verbose && now - this.mappedAt >= 4 * 1024 * 1024) {
+      this.mappedAt = now;
+      this.atPeak = `${this.phase} (V8 heap ${mb(process.memoryUsage().heapTotal)} MB; ${memoryMap()})`;
+    }
+  }
+}
+
+/**
+ * Resident memory by kind of mapping (Linux /proc/self/smaps), in MB. Anonymous mappings are told
+ * apart by size, which on Node says what they hold: V8 heap pages are 256 KB, malloc arenas and
+ * V8 code spaces up to 64 MB, and WebAssembly memories (PGlite's) are reserved far larger.
+ */
+function memoryMap(): string {
+  let text: string;
+  try {
+    text = readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return 'no /proc';
+  }
+  const kinds = new Map<string, number>();
+  let file = '';
+  let kind = '';
+  for (const line of text.split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) {
+      file = line.split(/\s+/).slice(5).join(' ');
+      kind = file ? (file.startsWith('/') ? 'files' : file) : '';
+    } else if (line.startsWith('Size:') && !file) {
+      const kb = Number(line.split(/\s+/)[1]);
+      kind = kb <= 256 ? 'V8 heap pages' : kb <= 65_536 ? 'malloc and code' : 'WebAssembly';
+    } else if (line.startsWith('Rss:')) {
+      kinds.set(kind, (kinds.get(kind) ?? 0) + Number(line.split(/\s+/)[1]));
+    }
+  }
+  return [...kinds]
+    .filter(([, kb]) => kb >= 1024)
+    .sort((x, y) => y[1] - x[1])
+    .map(([name, kb]) => `${name} ${Math.round(kb / 1024)}`)
+    .join(', ');
 }
 
 /**
@@ -175,7 +238,7 @@ async function prepareSitewatch(
  * then crawl the measured site through the production path.
  */
 async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measurement> {
-  const peak = rssSampler();
+  const memory = new RssSampler();
   process.env.ALLOW_PRIVATE_NETWORK = 'true';
   process.env.EMBEDDED_RUNNER = 'false';
   const { eq } = await import('drizzle-orm');
@@ -188,19 +251,22 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
   const { finalizeRun } = await import('@/lib/crawl/finalize');
   const { rmSync } = await import('node:fs');
 
+  memory.enter('open the database');
   const handle = await openDatabase(process.env.BENCH_DATABASE_URL, dataDir);
   await migrate(handle); // a no-op on a migrated database, as at every server start
   const { db } = handle;
   // BENCH_TUNING='{"flushSize":500}' tries engine settings without editing code.
   const tuning = process.env.BENCH_TUNING ? JSON.parse(process.env.BENCH_TUNING) : {};
 
-  const crawl = async (siteId: string) => {
+  const crawl = async (siteId: string, label: string) => {
     const [site] = await db.select().from(sites).where(eq(sites.id, siteId));
     if (!site) throw new Error('bench site missing');
+    memory.enter(`${label}: start and seed`);
     const t0 = performance.now();
     const { run } = await startCrawl(db, site, { trigger: 'manual', chainA11y: false });
     await seedRun(db, run.id, tuning);
     const t1 = performance.now();
+    memory.enter(`${label}: crawl`);
     for (;;) {
       const outcome = await workRun(db, run.id, tuning);
       if (outcome.status === 'exhausted' || outcome.status === 'stopped') break;
@@ -208,15 +274,14 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
         await new Promise((r) => setTimeout(r, Math.max(10, outcome.untilMs - Date.now())));
     }
     const t2 = performance.now();
-    const rssAtCrawlEnd = process.memoryUsage.rss();
+    memory.enter(`${label}: finalize`);
     await finalizeRun(db, run.id);
-    if (process.env.BENCH_VERBOSE) {
+    if (verbose) {
       const ms = (from: number, to: number) => `${(to - from).toFixed(0)} ms`;
-      const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
       const { rss, heapUsed, heapTotal } = process.memoryUsage();
       console.error(
-        `  phases: start and seed ${ms(t0, t1)}, crawl ${ms(t1, t2)}, finalize ${ms(t2, performance.now())}; ` +
-          `RSS ${mb(rssAtCrawlEnd)} after the crawl, ${mb(rss)} after finalizing (heap ${mb(heapUsed)} of ${mb(heapTotal)})`,
+        `  ${label}: start and seed ${ms(t0, t1)}, crawl ${ms(t1, t2)}, finalize ${ms(t2, performance.now())}; ` +
+          `then RSS ${mb(rss)} MB, V8 heap ${mb(heapUsed)} MB used of ${mb(heapTotal)} MB`,
       );
     }
     const finished = await loadRun(db, run.id);
@@ -225,15 +290,15 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
   };
 
   const measured = siteIds.at(-1) as string;
-  for (const siteId of siteIds.slice(0, -1)) await crawl(siteId);
+  for (const siteId of siteIds.slice(0, -1)) await crawl(siteId, 'warm-up');
   const profiler = await startProfiler();
   const cpu = threadCpuSeconds();
   const started = performance.now();
-  const finished = await crawl(measured);
+  const finished = await crawl(measured, 'measured');
   const seconds = (performance.now() - started) / 1000;
   const cpuSeconds = cpuSince(cpu);
   await profiler?.stop();
-  const peakRssMb = peak();
+  const peakRssMb = memory.stop();
   await handle.close();
   rmSync(dataDir, { recursive: true, force: true });
   return {
@@ -250,17 +315,19 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
 
 async function runLinkinator(roots: string[]): Promise<Measurement> {
   const { LinkChecker } = await import('linkinator');
-  const peak = rssSampler();
+  const memory = new RssSampler();
   const check = (rootUrl: string) =>
     new LinkChecker().check({ path: rootUrl, recurse: true, concurrency: 100, timeout: 10_000 });
   const measured = roots.at(-1) as string;
+  memory.enter('warm-up: crawl');
   for (const root of roots.slice(0, -1)) await check(root);
+  memory.enter('measured: crawl');
   const cpu = threadCpuSeconds();
   const started = performance.now();
   const result = await check(measured);
   const seconds = (performance.now() - started) / 1000;
   const cpuSeconds = cpuSince(cpu);
-  const peakRssMb = peak();
+  const peakRssMb = memory.stop();
   const origin = new URL(measured).origin;
   const pages = new Set(
     result.links
@@ -280,22 +347,52 @@ async function runLinkinator(roots: string[]): Promise<Measurement> {
 }
 
 /**
- * Both crawlers run with the flags the Sitewatch server runs with (scripts/node-flags.mjs), so
- * neither is measured with a runtime setting the other lacks; BENCH_NODE_FLAGS adds more to Sitewatch.
+ * Both crawlers run with the flags and environment the Sitewatch server runs with
+ * (scripts/node-flags.mjs), so neither is measured with a runtime setting the other lacks;
+ * BENCH_NODE_FLAGS adds more to Sitewatch.
  */
 function nodeFlags(role: string): string[] {
   if (role === 'prepare') return [];
   const extra = process.env.BENCH_NODE_FLAGS;
-  return [...SERVER_NODE_FLAGS, ...(extra && role === 'sitewatch' ? extra.split(' ') : [])];
+  return [
+    ...serverNodeArgs(process.env.NODE_OPTIONS),
+    ...(extra && role === 'sitewatch' ? extra.split(' ') : []),
+  ];
 }
 
+/**
+ * The children run this file compiled ahead of time, as the server runs Next's compiled build:
+ * tsx's on-the-fly compiler runs its hooks on a thread of its own that costs about 35 MB of RSS,
+ * which no server carries. The bundle sits under node_modules so bare imports resolve as usual.
+ */
+async function compileChild(): Promise<string> {
+  const { build } = await import('esbuild');
+  const outfile = fileURLToPath(
+    new URL('../../node_modules/.cache/sitewatch-bench/crawl.bench.mjs', import.meta.url),
+  );
+  await build({
+    entryPoints: [self],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+let compiled: Promise<string> | null = null;
+
 /** Runs one role in a child process and reads its result from the last line of stdout. */
-function child<T>(role: string, input: unknown): Promise<T> {
+async function child<T>(role: string, input: unknown): Promise<T> {
+  compiled ??= compileChild();
+  const entry = await compiled;
   return new Promise((resolve, reject) => {
     const proc = spawn(
       process.execPath,
-      [...nodeFlags(role), '--import', 'tsx', self, '--child', role, '--input', JSON.stringify(input)],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
+      [...nodeFlags(role), entry, '--child', role, '--input', JSON.stringify(input)],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: role === 'prepare' ? process.env : serverEnv() },
     );
     let out = '';
     proc.stdout.on('data', (chunk: Buffer) => {
@@ -334,6 +431,8 @@ async function main(): Promise<void> {
   const { startSyntheticSite } = await import('../support/test-site');
   const sizes = arg('pages') ? [Number(arg('pages'))] : [5_000, 20_000];
   const cold = process.argv.includes('--cold');
+  // `--only sitewatch` skips linkinator (diagnosing Sitewatch's own figures).
+  const onlySitewatch = arg('only') === 'sitewatch';
   const database = process.env.BENCH_DATABASE_URL ? 'Postgres' : 'PGlite on disk';
   console.log(
     `crawl benchmark: Sitewatch (${database}) vs linkinator, synthetic sites on 127.0.0.1, ${
@@ -353,11 +452,13 @@ async function main(): Promise<void> {
           sites.map((s) => ({ rootUrl: s.rootUrl, pages: s.expected.pages })),
         );
         const ours = await child<Measurement>('sitewatch', prepared);
-        const theirs = await child<Measurement>(
-          'linkinator',
-          sites.map((s) => s.rootUrl),
-        );
-        for (const m of [ours, theirs]) {
+        const theirs = onlySitewatch
+          ? null
+          : await child<Measurement>(
+              'linkinator',
+              sites.map((s) => s.rootUrl),
+            );
+        for (const m of theirs ? [ours, theirs] : [ours]) {
           rows.push([
             String(pages),
             m.tool,
@@ -370,17 +471,18 @@ async function main(): Promise<void> {
             String(m.peakRssMb),
           ]);
         }
-        rows.push([
-          '',
-          'ratio',
-          '',
-          '',
-          '',
-          '',
-          `${(ours.pagesPerSecond / theirs.pagesPerSecond).toFixed(2)}x`,
-          `${(ours.cpuSeconds / theirs.cpuSeconds).toFixed(2)}x`,
-          `${(ours.peakRssMb / theirs.peakRssMb).toFixed(2)}x`,
-        ]);
+        if (theirs)
+          rows.push([
+            '',
+            'ratio',
+            '',
+            '',
+            '',
+            '',
+            `${(ours.pagesPerSecond / theirs.pagesPerSecond).toFixed(2)}x`,
+            `${(ours.cpuSeconds / theirs.cpuSeconds).toFixed(2)}x`,
+            `${(ours.peakRssMb / theirs.peakRssMb).toFixed(2)}x`,
+          ]);
         if (ours.pages !== site.expected.pages || ours.broken !== site.expected.broken.length) {
           console.warn(
             `! sitewatch found ${ours.pages} pages and ${ours.broken} broken targets; the site has ${site.expected.pages} and ${site.expected.broken.length}`,

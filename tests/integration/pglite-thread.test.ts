@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteThread } from '@/lib/db/pglite-thread';
 
@@ -87,6 +90,24 @@ describe('PGliteThread', () => {
     await (other as unknown as { worker: { terminate: () => Promise<number> } }).worker.terminate();
     await expect(other.query('select 1')).rejects.toThrow(/database thread exited/);
     await expect(other.transaction(async () => 1)).rejects.toThrow(/database thread exited/);
+  });
+
+  it('creates a data folder on first open and finds its data there on the next', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-pglite-'));
+    try {
+      const dataDir = path.join(dir, 'pglite');
+      const first = await PGliteThread.open(dataDir);
+      await first.query('create table kept (note text)');
+      await first.query("insert into kept values ('still here')");
+      await first.close();
+      expect(existsSync(path.join(dataDir, 'PG_VERSION'))).toBe(true);
+      const second = await PGliteThread.open(dataDir);
+      const { rows } = await second.query<{ note: string }>('select note from kept');
+      await second.close();
+      expect(rows).toEqual([{ note: 'still here' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses queries once closed', async () => {

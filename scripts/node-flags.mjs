@@ -4,16 +4,17 @@
 // Each setting below was measured on a 5,000-page crawl with embedded PGlite (npm run bench:crawl,
 // BENCH_VERBOSE=1 prints where the memory is):
 //
-// --max-old-space-size=1024  Node's default heap limit is a share of the machine's memory, several
-//   GB, and V8 grows the heap lazily toward it; a crawl allocates fast (parse5 makes about 60 times a
-//   page's size in short-lived objects), so the heap reached 185 MB holding 40 MB of live data. With
-//   a limit sized to the server it collects sooner: about 80 MB lower at the same speed.
-// --liftoff-only  PGlite is Postgres compiled to WebAssembly. V8 first compiles it with Liftoff, its
-//   baseline compiler, then recompiles hot functions with TurboFan on background threads; those
-//   compilations take about 50 MB of C++ heap, which the allocator keeps after they end. Without the
-//   second tier the database thread spends about 0.3 s more CPU per 5,000 pages and the background
-//   threads about as much less: the same throughput, 40 to 50 MB less memory.
-export const SERVER_NODE_FLAGS = ['--max-old-space-size=1024', '--liftoff-only'];
+// --max-old-space-size=512  Node's default heap limit is a share of the machine's memory, several GB.
+//   V8 lets the old generation grow to a multiple of what survived the last full collection, and
+//   the multiple is larger the higher the limit. A crawl promotes many short-lived objects (parse5's
+//   trees), so with a 1 GB limit the heap swung up to 175 MB while holding 45 to 60 MB of live data;
+//   with 512 MB it stays near 100 MB at the same throughput. 512 MB is still several times what the
+//   server holds at its busiest (finalizing a 20,000-page crawl).
+// --wasm-num-compilation-tasks=1  PGlite is Postgres compiled to WebAssembly. V8 recompiles its hot
+//   functions with TurboFan on background threads, as many at once as it has threads, and each
+//   compilation's working memory stays in the C++ allocator's per-thread arenas after it ends. One
+//   task at a time halves that (about 25 MB); the optimized code arrives a little later, once.
+export const SERVER_NODE_FLAGS = ['--max-old-space-size=512', '--wasm-num-compilation-tasks=1'];
 
 // MALLOC_MMAP_THRESHOLD_  glibc raises its mmap threshold as the program frees large blocks, after
 //   which blocks of up to 32 MB come from its arenas and stay there once freed (the WebAssembly

@@ -38,6 +38,8 @@ export interface FinalizeResult {
 }
 
 const SEO_CHUNK = 500;
+/** Pages whose stored SEO facts are read per statement while finalizing. */
+export const SEO_FACTS_PAGE = 2000;
 
 export async function finalizeRun(db: Db, runId: string, now = Date.now()): Promise<FinalizeResult | null> {
   const run = await loadRun(db, runId);
@@ -226,18 +228,25 @@ interface RunSeo {
 
 /** SEO issues from the facts stored per page; canonicals are judged by what the crawl learned. */
 async function deriveRunSeo(db: Db, runId: string, settings: RunSettings): Promise<RunSeo> {
-  const stored = await queryRows<{ url: string; seo_facts: unknown }>(
-    db,
-    sql`select url, seo_facts from crawl_urls
-        where run_id = ${runId}::uuid and is_page = 1 and seo_facts is not null order by seq`,
-  );
   const redirectOnly = await pagesReachedOnlyViaRedirects(db, runId);
   const pages: SeoPage[] = [];
-  for (const row of stored) {
-    const facts = parseStoredSeoFacts(
-      typeof row.seo_facts === 'string' ? JSON.parse(row.seo_facts) : row.seo_facts,
+  // Read in pages of rows, in URL order along the primary key: the stored facts of a large site are
+  // tens of MB of JSON, and each page of rows is reduced to its parsed form before the next is read.
+  for (let after = ''; ; ) {
+    const stored = await queryRows<{ url: string; seo_facts: unknown }>(
+      db,
+      sql`select url, seo_facts from crawl_urls
+          where run_id = ${runId}::uuid and url > ${after} and is_page = 1 and seo_facts is not null
+          order by url limit ${SEO_FACTS_PAGE}::int`,
     );
-    if (facts) pages.push({ url: row.url, facts, reachedOnlyViaRedirect: redirectOnly.has(row.url) });
+    for (const row of stored) {
+      const facts = parseStoredSeoFacts(
+        typeof row.seo_facts === 'string' ? JSON.parse(row.seo_facts) : row.seo_facts,
+      );
+      if (facts) pages.push({ url: row.url, facts, reachedOnlyViaRedirect: redirectOnly.has(row.url) });
+    }
+    if (stored.length < SEO_FACTS_PAGE) break;
+    after = (stored.at(-1) as { url: string }).url;
   }
   const resolveTarget = await canonicalResolver(db, runId, settings, pages);
   const issues = deriveSeoIssues(pages, resolveTarget);

@@ -1,14 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as seoReportRoute from '@/app/api/v1/sites/[id]/seo-report/route';
+import { SEO_FACTS_PAGE } from '@/lib/crawl/finalize';
 import { runs, SEO_REPORT_PART, seoReports } from '@/lib/db/schema';
 import { crawlTestbed, registerAndCrawl } from '../support/crawl';
 import { call, signInOwner } from '../support/http';
 import { startSyntheticSite } from '../support/test-site';
 
-// Every synthetic page lacks a description and a canonical: 1,200 pages give well over
-// SEO_REPORT_PART issues, so the run's report is stored in several parts.
-const PAGES = 1_200;
+// Every synthetic page lacks a description and a canonical: 2,100 pages give well over
+// SEO_REPORT_PART issues, so the run's report is stored in several parts, and more pages than
+// finalization reads per statement.
+const PAGES = SEO_FACTS_PAGE + 100;
 
 const bed = crawlTestbed(() => startSyntheticSite({ pages: PAGES, extraLinks: 2, brokenEvery: 0 }));
 
@@ -19,6 +21,7 @@ describe('a large SEO report', () => {
     const siteId = await registerAndCrawl(token, site.rootUrl, { maxPages: PAGES + 10 });
     const [run] = await db.select().from(runs).where(eq(runs.site_id, siteId));
     expect(run?.state).toBe('completed');
+    expect(run?.seo_pages_scanned).toBe(site.expected.pages);
     const issueCount = run?.seo_issue_count ?? 0;
     expect(issueCount).toBeGreaterThan(SEO_REPORT_PART);
 

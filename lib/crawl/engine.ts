@@ -25,7 +25,7 @@ import {
 import { HostLimiter } from './host-limiter';
 import { admit, allowanceMessage, pageCap, type RunRules, rulesOf } from './rules';
 import { loadRun } from './run';
-import { isSameSite, normalizeUrl } from './url';
+import { isSameSite, normalizeUrl, parseUrl } from './url';
 import { AdaptiveWindow, isBackoffSignal } from './window';
 
 /**
@@ -680,11 +680,7 @@ function toResult(
 }
 
 function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
+  return parseUrl(url)?.host ?? url;
 }
 
 function joinedHeader(value: string | string[] | undefined): string | null {

@@ -19,16 +19,21 @@ export function normalizeUrl(
   base?: string | URL,
   stripParams?: ReadonlySet<string> | readonly string[],
 ): string | null {
-  let url: URL;
-  try {
-    url = new URL(input, base);
-  } catch {
-    return null;
-  }
+  const url = parseUrl(input, base);
+  if (url === null) return null;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   const names = stripParams instanceof Set ? stripParams : stripParams ? new Set(stripParams) : null;
   if (names && names.size > 0 && url.search.length > 1) url.search = stripQuery(url.search.slice(1), names);
   return withoutFragmentOrEmptyQuery(url.href);
+}
+
+/** The parsed URL, or null where the URL parser throws (Node 20 has no `URL.parse`). */
+export function parseUrl(input: string, base?: string | URL): URL | null {
+  try {
+    return new URL(input, base);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -73,20 +78,8 @@ function bareHostname(hostname: string): string {
  * either scheme count as the same site.
  */
 export function isSameSite(url: string | URL, hostname: string): boolean {
-  let host: string | null;
-  if (typeof url === 'string') {
-    host = hostOfHref(url);
-    if (host === null) {
-      try {
-        host = new URL(url).hostname;
-      } catch {
-        return false;
-      }
-    }
-  } else {
-    host = url.hostname;
-  }
-  return bareHostname(host) === bareHostname(hostname);
+  const host = typeof url === 'string' ? (hostOfHref(url) ?? parseUrl(url)?.hostname) : url.hostname;
+  return host !== undefined && bareHostname(host) === bareHostname(hostname);
 }
 
 /**
@@ -147,16 +140,8 @@ export function compileExcludes(globs: readonly string[]): PathMatcher {
 }
 
 function decodedPathname(url: string | URL): string | null {
-  let pathname: string;
-  if (typeof url === 'string') {
-    try {
-      pathname = new URL(url).pathname;
-    } catch {
-      return null;
-    }
-  } else {
-    pathname = url.pathname;
-  }
+  const pathname = typeof url === 'string' ? parseUrl(url)?.pathname : url.pathname;
+  if (pathname === undefined) return null;
   try {
     return decodeURIComponent(pathname);
   } catch {

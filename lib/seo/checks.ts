@@ -1,3 +1,4 @@
+import { parseUrl } from '@/lib/crawl/url';
 import type { PageSeoFacts } from './facts';
 
 export type SeoImpact = 'critical' | 'serious' | 'moderate' | 'minor';
@@ -363,14 +364,6 @@ function canonicalProblem(
     return { check: 'canonical-redirect', detail: `Canonical ${canonical} redirects${where}` };
   }
   return null;
-}
-
-function parseUrl(url: string): URL | null {
-  try {
-    return new URL(url);
-  } catch {
-    return null;
-  }
 }
 
 /** Same resource: fragments never reach the server, so they do not make a different URL. */

@@ -174,12 +174,12 @@ export type SiteStatus = {
   latestA11yRun: RunResource | null;
 };
 
-/** GET /v1/sites/{id}/status: the site, its live crawl state and its latest crawl and accessibility runs. */
 /** GET /v1/sites/{id}. */
 export async function getSite(db: Db, principal: Principal, siteId: string): Promise<{ site: SiteResource }> {
   return { site: siteResource(await getVisibleSite(db, principal, siteId)) };
 }
 
+/** GET /v1/sites/{id}/status: the site, its live crawl state and its latest crawl and accessibility runs. */
 export async function getSiteStatus(db: Db, principal: Principal, siteId: string): Promise<SiteStatus> {
   const site = await getVisibleSite(db, principal, siteId);
   const [live, latestCrawl, latestA11y] = await Promise.all([

@@ -147,7 +147,7 @@ function cpuSince(before: Map<string, number>): number {
   for (const [tid, seconds] of threadCpuSeconds()) {
     const used = seconds - (before.get(tid) ?? 0);
     total += used;
-    if (process.env.BENCH_VERBOSE) console.error(`  thread ${tid}: ${used.toFixed(2)} s`);
+    if (verbose) console.error(`  thread ${tid}: ${used.toFixed(2)} s`);
   }
   return total;
 }

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
-import { load } from 'cheerio';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { type PageLink, type Run, type RunSettings, runs } from '@/lib/db/schema';
+import { parseHtml } from '@/lib/html/document';
 import { type FollowedResponse, fetchFollowing, header, NetError } from '@/lib/net';
 import { extractSeoFacts } from '@/lib/seo/extract';
 import { checkLink, classifyFailure, classifyResponse, type LinkCheckOutcome, retryAfterMs } from './check';
@@ -603,10 +603,12 @@ class Step {
     outcome: LinkCheckOutcome,
     pageUrl: string,
   ): Processed {
-    const $ = load(response.body.toString('utf8'));
-    const { links } = extractLinks($, response.url);
+    const document = parseHtml(response.body.toString('utf8'));
+    const { links } = extractLinks(document, response.url);
     const seoFacts = this.rules.seo
-      ? extractSeoFacts($, response.url, { xRobotsTag: joinedHeader(response.headers['x-robots-tag']) })
+      ? extractSeoFacts(document, response.url, {
+          xRobotsTag: joinedHeader(response.headers['x-robots-tag']),
+        })
       : null;
 
     const newUrls: NewFrontierUrl[] = [];

@@ -1,5 +1,4 @@
-import type { CheerioAPI } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import type { AnyNode, Document, Element } from '@/lib/html/document';
 import { normalizeUrl } from './url';
 
 export interface ExtractedLink {
@@ -62,8 +61,7 @@ function isElement(node: AnyNode): node is Element {
  * reads the same one). One walk over the tree collects link sources and the positional data for
  * their selectors, so the cost is linear in the document size.
  */
-export function extractLinks($: CheerioAPI, pageUrl: string): ExtractedLinks {
-  const root = $.root()[0];
+export function extractLinks(document: Document, pageUrl: string): ExtractedLinks {
   const candidates: Candidate[] = [];
   const idCounts = new Map<string, number>();
   const state = { baseHref: undefined as string | undefined, refresh: undefined as Candidate | undefined };
@@ -90,7 +88,7 @@ export function extractLinks($: CheerioAPI, pageUrl: string): ExtractedLinks {
       stack.pop();
     }
   };
-  if (root) visit(root.children);
+  visit(document.children);
 
   const baseUrl = resolveBase(state.baseHref, pageUrl);
   const links: ExtractedLink[] = [];

@@ -1,5 +1,4 @@
-import type { CheerioAPI } from 'cheerio';
-import type { AnyNode, Element, Text } from 'domhandler';
+import type { AnyNode, Document, Element, Text } from '@/lib/html/document';
 import { MAX_IMAGE_SAMPLES, MAX_STORED_SRC, MAX_STORED_TEXT, type PageSeoFacts } from './facts';
 import { positionalSelector } from './selector';
 
@@ -15,10 +14,13 @@ export interface ExtractOptions {
  * extra fetch or parse. `pageUrl` is the URL the document was served from (after redirects); it
  * anchors relative URLs unless the document declares a `<base href>`.
  */
-export function extractSeoFacts($: CheerioAPI, pageUrl: string, options: ExtractOptions = {}): PageSeoFacts {
+export function extractSeoFacts(
+  document: Document,
+  pageUrl: string,
+  options: ExtractOptions = {},
+): PageSeoFacts {
   const found = newFoundElements();
-  const root = $.root()[0];
-  if (root) walk(root.children, found, false);
+  walk(document.children, found, false);
 
   const baseUrl = (found.baseHref !== undefined && resolveUrl(found.baseHref, pageUrl)) || pageUrl;
   const title = found.title === null ? null : normalizeText(textContent(found.title.children));
@@ -38,7 +40,7 @@ export function extractSeoFacts($: CheerioAPI, pageUrl: string, options: Extract
     imagesWithoutAltCount: found.imagesWithoutAltCount,
     imagesWithoutAlt: found.imageSamples.map((el) => ({
       src: imageSource(el, baseUrl),
-      selector: positionalSelector($, el, isUniqueId),
+      selector: positionalSelector(el, isUniqueId),
     })),
   };
 }

@@ -1,5 +1,4 @@
-import type { CheerioAPI } from 'cheerio';
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from '@/lib/html/document';
 
 const SIMPLE_ID = /^[A-Za-z][\w-]*$/;
 
@@ -9,13 +8,12 @@ const SIMPLE_ID = /^[A-Za-z][\w-]*$/;
  * simply-spelled id (ids survive template changes better than long position chains), otherwise
  * from `html`; `:nth-of-type` appears only where a parent has several children of the same tag.
  *
- * `isUniqueId` says whether an id occurs exactly once in the document. By default the document is
- * queried for each candidate id; a caller that has already walked the document passes its counts.
+ * `isUniqueId` says whether an id occurs exactly once in the document. By default the element's
+ * document is walked once to count ids; a caller that has already walked it passes its counts.
  */
 export function positionalSelector(
-  $: CheerioAPI,
   element: Element,
-  isUniqueId: (id: string) => boolean = (id) => $(`[id="${id}"]`).length === 1,
+  isUniqueId: (id: string) => boolean = uniqueIdsIn(rootOf(element)),
 ): string {
   const steps: string[] = [];
   let node: Element | null = element;
@@ -47,6 +45,23 @@ function stepFor(node: Element): string {
 function parentElement(node: Element): Element | null {
   const parent = node.parent;
   return parent && isElement(parent) ? parent : null;
+}
+
+function rootOf(node: AnyNode): AnyNode {
+  let root = node;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+function uniqueIdsIn(root: AnyNode): (id: string) => boolean {
+  const counts = new Map<string, number>();
+  const count = (node: AnyNode) => {
+    if (isElement(node) && node.attribs.id !== undefined)
+      counts.set(node.attribs.id, (counts.get(node.attribs.id) ?? 0) + 1);
+    if ('children' in node) for (const child of node.children) count(child);
+  };
+  count(root);
+  return (id) => counts.get(id) === 1;
 }
 
 function isElement(node: unknown): node is Element {

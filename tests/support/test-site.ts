@@ -170,6 +170,19 @@ export interface SyntheticSite {
   close(): Promise<void>;
 }
 
+/** The HTML of page `i` of a synthetic site (see startSyntheticSite). */
+export function syntheticPage(i: number, options: SyntheticSiteOptions): string {
+  const { pages, extraLinks = 8, brokenEvery = 50, externalOrigin } = options;
+  const links: string[] = ['<nav><a href="/">Home</a> <a href="/p/0">First</a></nav>'];
+  for (const child of [2 * i + 1, 2 * i + 2])
+    if (child < pages) links.push(`<a href="/p/${child}">Page ${child}</a>`);
+  for (let k = 1; k <= extraLinks; k++)
+    links.push(`<a href="/p/${(i * 7919 + k * 104729) % pages}">Related ${k}</a>`);
+  if (brokenEvery > 0 && i % brokenEvery === 0) links.push(`<a href="/missing/${i}">Missing ${i}</a>`);
+  if (externalOrigin) links.push(`<a href="${externalOrigin}/ext/${Math.floor(i / 100)}">Elsewhere</a>`);
+  return html(`<h1>Page ${i}</h1><p>${'Lorem ipsum dolor sit amet. '.repeat(20)}</p>${links.join('\n')}`);
+}
+
 /**
  * A generated site of `pages` HTML pages (/p/0 ... /p/N-1) plus the root. Page i links to its
  * binary-tree children 2i+1 and 2i+2 (so everything is reachable), to `extraLinks` pseudo-random
@@ -177,17 +190,7 @@ export interface SyntheticSite {
  * on request, so a 20,000-page site costs no memory in the test process.
  */
 export async function startSyntheticSite(options: SyntheticSiteOptions): Promise<SyntheticSite> {
-  const { pages, extraLinks = 8, brokenEvery = 50, externalOrigin } = options;
-  const render = (i: number): string => {
-    const links: string[] = ['<nav><a href="/">Home</a> <a href="/p/0">First</a></nav>'];
-    for (const child of [2 * i + 1, 2 * i + 2])
-      if (child < pages) links.push(`<a href="/p/${child}">Page ${child}</a>`);
-    for (let k = 1; k <= extraLinks; k++)
-      links.push(`<a href="/p/${(i * 7919 + k * 104729) % pages}">Related ${k}</a>`);
-    if (brokenEvery > 0 && i % brokenEvery === 0) links.push(`<a href="/missing/${i}">Missing ${i}</a>`);
-    if (externalOrigin) links.push(`<a href="${externalOrigin}/ext/${Math.floor(i / 100)}">Elsewhere</a>`);
-    return html(`<h1>Page ${i}</h1><p>${'Lorem ipsum dolor sit amet. '.repeat(20)}</p>${links.join('\n')}`);
-  };
+  const { pages, brokenEvery = 50 } = options;
   const server = await startServer(options.host ?? '127.0.0.1', {
     '/robots.txt': { status: 404 },
     '/sitemap.xml': { status: 404 },
@@ -201,7 +204,7 @@ export async function startSyntheticSite(options: SyntheticSiteOptions): Promise
         return;
       }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(render(i));
+      res.end(syntheticPage(i, options));
     },
   });
   const broken: { target: string; source: string }[] = [];

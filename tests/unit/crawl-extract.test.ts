@@ -1,12 +1,13 @@
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
 import { extractLinks, parseMetaRefresh, parseSrcset } from '@/lib/crawl/extract';
+import { parseHtml } from '@/lib/html/document';
 
 const PAGE = 'https://example.com/docs/guide/index.html';
 
+/** `$` is cheerio over a parse of its own, so a selector is checked against a tree built apart. */
 function extract(html: string, pageUrl = PAGE) {
-  const $ = load(html);
-  return { $, ...extractLinks($, pageUrl) };
+  return { $: load(html), ...extractLinks(parseHtml(html), pageUrl) };
 }
 
 describe('extractLinks', () => {

@@ -1,5 +1,5 @@
-import * as cheerio from 'cheerio';
 import { describe, expect, it } from 'vitest';
+import { parseHtml } from '@/lib/html/document';
 import {
   DESCRIPTION_MAX_LENGTH,
   DESCRIPTION_MIN_LENGTH,
@@ -51,7 +51,7 @@ function html(url: string, parts: PageParts = {}): string {
 }
 
 function page(url: string, parts: PageParts = {}, extra: Partial<SeoPage> = {}): SeoPage {
-  return { url, facts: extractSeoFacts(cheerio.load(html(url, parts)), url), ...extra };
+  return { url, facts: extractSeoFacts(parseHtml(html(url, parts)), url), ...extra };
 }
 
 const nothingKnown: ResolveTarget = () => ({ state: 'unknown' });
@@ -303,7 +303,7 @@ describe('deriveSeoIssues', () => {
       detail: 'A robots meta tag says noindex',
     });
 
-    const facts = extractSeoFacts(cheerio.load(html(B)), B, { xRobotsTag: 'noindex' });
+    const facts = extractSeoFacts(parseHtml(html(B)), B, { xRobotsTag: 'noindex' });
     const [header] = issuesFor([{ url: B, facts }], 'noindex');
     expect(header).toMatchObject({ value: 'x-robots-tag', detail: 'The X-Robots-Tag header says noindex' });
   });

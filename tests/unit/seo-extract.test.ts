@@ -1,12 +1,13 @@
 import * as cheerio from 'cheerio';
 import { describe, expect, it } from 'vitest';
+import { parseHtml } from '@/lib/html/document';
 import { extractSeoFacts, xRobotsTagNoindex } from '@/lib/seo/extract';
 import { MAX_IMAGE_SAMPLES, MAX_STORED_SRC, MAX_STORED_TEXT, parseStoredSeoFacts } from '@/lib/seo/facts';
 
 const PAGE = 'https://example.com/blog/post';
 
 function extract(html: string, xRobotsTag?: string) {
-  return extractSeoFacts(cheerio.load(html), PAGE, { xRobotsTag });
+  return extractSeoFacts(parseHtml(html), PAGE, { xRobotsTag });
 }
 
 describe('extractSeoFacts', () => {
@@ -171,15 +172,15 @@ describe('images without alt', () => {
   it('locates images by position, anchored on the nearest unique id', () => {
     const html = `<body><div id="gallery"><img src="a.png"><img src="b.png"></div>
       <div><img data-src="lazy.png"></div><div><span><img></span></div></body>`;
-    const $ = cheerio.load(html);
-    const facts = extractSeoFacts($, PAGE);
+    const facts = extractSeoFacts(parseHtml(html), PAGE);
     expect(facts.imagesWithoutAlt).toEqual([
       { src: 'https://example.com/blog/a.png', selector: '#gallery > img:nth-of-type(1)' },
       { src: 'https://example.com/blog/b.png', selector: '#gallery > img:nth-of-type(2)' },
       { src: 'https://example.com/blog/lazy.png', selector: 'html > body > div:nth-of-type(2) > img' },
       { src: null, selector: 'html > body > div:nth-of-type(3) > span > img' },
     ]);
-    // Every selector finds its image again in the same document.
+    // Every selector finds its image again, in cheerio's own parse of the page.
+    const $ = cheerio.load(html);
     for (const image of facts.imagesWithoutAlt) {
       expect($(image.selector).length).toBe(1);
       expect($(image.selector).attr('alt')).toBeUndefined();

@@ -1,5 +1,5 @@
-import * as cheerio from 'cheerio';
 import { describe, expect, it } from 'vitest';
+import { parseHtml } from '@/lib/html/document';
 import { deriveSeoIssues, SEO_CHECKS, type SeoIssue, type SeoPage } from '@/lib/seo/checks';
 import { extractSeoFacts } from '@/lib/seo/extract';
 import { buildSeoReport } from '@/lib/seo/report';
@@ -102,7 +102,7 @@ describe('buildSeoReport', () => {
       ['https://example.com/', '<html lang="en"><title>Home</title><h1>Hi</h1><img src="/x.png"></html>'],
       ['https://example.com/about', '<title>Home</title><h1>A</h1><h1>B</h1>'],
       ['https://example.com/old', '<html lang="en"><meta name="robots" content="noindex"></html>'],
-    ].map(([url, html]) => ({ url: url!, facts: extractSeoFacts(cheerio.load(html!), url!) }));
+    ].map(([url, html]) => ({ url: url!, facts: extractSeoFacts(parseHtml(html!), url!) }));
 
     const issues = deriveSeoIssues(pages, () => ({ state: 'unknown' }));
     const report = buildSeoReport(issues);

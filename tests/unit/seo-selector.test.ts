@@ -17,14 +17,14 @@ describe('positionalSelector', () => {
   it('finds each element again, and only it', () => {
     const $ = cheerio.load(HTML);
     for (const image of images($)) {
-      const selector = positionalSelector($, image);
+      const selector = positionalSelector(image);
       expect($(selector).toArray()).toEqual([image]);
     }
   });
 
   it('anchors on the nearest unique id and numbers only repeated tags', () => {
     const $ = cheerio.load(HTML);
-    expect(images($).map((image) => positionalSelector($, image))).toEqual([
+    expect(images($).map((image) => positionalSelector(image))).toEqual([
       '#gallery > img:nth-of-type(1)',
       '#gallery > p > img',
       '#gallery > img:nth-of-type(2)',
@@ -38,9 +38,9 @@ describe('positionalSelector', () => {
     const $ = cheerio.load(HTML);
     const [first] = images($);
     if (!first) throw new Error('fixture has images');
-    expect(positionalSelector($, first, () => false)).toBe(
+    expect(positionalSelector(first, () => false)).toBe(
       'html > body > div:nth-of-type(1) > img:nth-of-type(1)',
     );
-    expect(positionalSelector($, first, (id) => id === 'gallery')).toBe('#gallery > img:nth-of-type(1)');
+    expect(positionalSelector(first, (id) => id === 'gallery')).toBe('#gallery > img:nth-of-type(1)');
   });
 });

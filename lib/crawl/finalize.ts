@@ -3,22 +3,10 @@ import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
-import {
-  type Run,
-  type RunSettings,
-  runs,
-  SEO_REPORT_PART,
-  type StoredSeoIssue,
-  seoReports,
-  usageLedger,
-} from '@/lib/db/schema';
-import type { SeoPage, TargetResolution } from '@/lib/seo/checks';
-import { deriveSeoIssues } from '@/lib/seo/checks';
-import { parseStoredSeoFacts } from '@/lib/seo/facts';
-import { scoreSeo } from '@/lib/seo/score';
+import { type Run, type RunSettings, runs, seoReports, usageLedger } from '@/lib/db/schema';
 import { pagesCrawledInPeriod, pauseAtAllowance } from '@/lib/usage/allowance';
+import { writeRunSeo } from './finalize-seo';
 import { loadRun } from './run';
-import { normalizeUrl } from './url';
 
 /**
  * Finalization turns a worked frontier into the run's results: broken-link rows, SEO issues,
@@ -36,10 +24,6 @@ export interface FinalizeResult {
   /** The allowance was reached with overage off and the notification was queued by this call. */
   allowanceNotified: boolean;
 }
-
-const SEO_CHUNK = 500;
-/** Pages whose stored SEO facts are read per statement while finalizing. */
-export const SEO_FACTS_PAGE = 2000;
 
 export async function finalizeRun(db: Db, runId: string, now = Date.now()): Promise<FinalizeResult | null> {
   const run = await loadRun(db, runId);
@@ -65,7 +49,6 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
   );
   const pagesCrawled = Number(totals?.pages ?? 0);
   const linksChecked = Number(totals?.checked ?? 0);
-  const seo = settings.seoEnabled ? await deriveRunSeo(db, runId, settings) : null;
   const state = run.error === null ? 'completed' : 'failed';
   const period = billingPeriod(run.started_at);
 
@@ -95,18 +78,7 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
       );
 
       await tx.delete(seoReports).where(eq(seoReports.run_id, runId));
-      if (seo) {
-        const issues = storedIssues(seo.issues);
-        for (let part = 0; part * SEO_REPORT_PART < issues.length; part++) {
-          await tx.insert(seoReports).values({
-            run_id: runId,
-            part,
-            tenant_id: run.tenant_id,
-            issues: issues.slice(part * SEO_REPORT_PART, (part + 1) * SEO_REPORT_PART),
-            created_at: now,
-          });
-        }
-      }
+      const seo = settings.seoEnabled ? await writeRunSeo(tx, run, settings, now) : null;
 
       const [updated] = await tx
         .update(runs)
@@ -211,124 +183,4 @@ async function dropOlderFrontiers(db: Db, run: Run): Promise<void> {
   const older = sql`select id from runs where site_id = ${run.site_id}::uuid and kind = 'crawl'
                     and id <> ${run.id}::uuid and state <> 'running' and started_at <= ${run.started_at}::bigint`;
   await db.execute(sql`delete from crawl_urls where run_id in (${older})`);
-}
-
-/** The issues as stored: tuples, ordered by page as the report lists them. */
-function storedIssues(issues: RunSeo['issues']): StoredSeoIssue[] {
-  return issues
-    .map((issue): StoredSeoIssue => [issue.check, issue.impact, issue.pageUrl, issue.detail])
-    .sort((a, b) => (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
-}
-
-interface RunSeo {
-  issues: ReturnType<typeof deriveSeoIssues>;
-  score: ReturnType<typeof scoreSeo>;
-  pagesScanned: number;
-}
-
-/** SEO issues from the facts stored per page; canonicals are judged by what the crawl learned. */
-async function deriveRunSeo(db: Db, runId: string, settings: RunSettings): Promise<RunSeo> {
-  const redirectOnly = await pagesReachedOnlyViaRedirects(db, runId);
-  const pages: SeoPage[] = [];
-  // Read in pages of rows, in URL order along the primary key: the stored facts of a large site are
-  // tens of MB of JSON, and each page of rows is reduced to its parsed form before the next is read.
-  for (let after = ''; ; ) {
-    const stored = await queryRows<{ url: string; seo_facts: unknown }>(
-      db,
-      sql`select url, seo_facts from crawl_urls
-          where run_id = ${runId}::uuid and url > ${after} and is_page = 1 and seo_facts is not null
-          order by url limit ${SEO_FACTS_PAGE}::int`,
-    );
-    for (const row of stored) {
-      const facts = parseStoredSeoFacts(
-        typeof row.seo_facts === 'string' ? JSON.parse(row.seo_facts) : row.seo_facts,
-      );
-      if (facts) pages.push({ url: row.url, facts, reachedOnlyViaRedirect: redirectOnly.has(row.url) });
-    }
-    if (stored.length < SEO_FACTS_PAGE) break;
-    after = (stored.at(-1) as { url: string }).url;
-  }
-  const resolveTarget = await canonicalResolver(db, runId, settings, pages);
-  const issues = deriveSeoIssues(pages, resolveTarget);
-  return { issues, score: scoreSeo(issues, pages.length), pagesScanned: pages.length };
-}
-
-/**
- * Pages the crawl reached through a redirect (recorded under the redirect's final URL, found on the
- * redirecting URL) that no crawled page links to directly: every visitor and crawler pays a hop.
- * Only those candidates are looked up among the link targets, so a site without redirects pays
- * nothing here.
- */
-async function pagesReachedOnlyViaRedirects(db: Db, runId: string): Promise<Set<string>> {
-  const candidates = await queryRows<{ url: string }>(
-    db,
-    sql`select p.url from crawl_urls p
-        join crawl_urls r on r.run_id = p.run_id and r.url = p.found_on
-        where p.run_id = ${runId}::uuid and p.is_page = 1 and r.is_page = 0 and r.redirect_chain is not null`,
-  );
-  if (candidates.length === 0) return new Set();
-  const urls = candidates.map((c) => c.url);
-  // One pass over the stored links, hashed against the candidates (not one scan per candidate).
-  const linked = await queryRows<{ url: string }>(
-    db,
-    sql`select distinct l.link ->> 0 as url
-        from crawl_urls s cross join lateral jsonb_array_elements(s.links) as l(link)
-        where s.run_id = ${runId}::uuid and s.links is not null
-          and (l.link ->> 0) in (select jsonb_array_elements_text(${JSON.stringify(urls)}::jsonb))`,
-  );
-  const direct = new Set(linked.map((r) => r.url));
-  return new Set(urls.filter((url) => !direct.has(url)));
-}
-
-async function canonicalResolver(
-  db: Db,
-  runId: string,
-  settings: RunSettings,
-  pages: readonly SeoPage[],
-): Promise<(url: string) => TargetResolution> {
-  const keyOf = (url: string) => normalizeUrl(url, undefined, settings.stripParams);
-  const wanted = new Set<string>();
-  for (const page of pages) {
-    const key = page.facts.canonical ? keyOf(page.facts.canonical) : null;
-    if (key) wanted.add(key);
-  }
-  const known = new Map<string, TargetResolution>();
-  const list = [...wanted];
-  for (let i = 0; i < list.length; i += SEO_CHUNK) {
-    const chunk = list.slice(i, i + SEO_CHUNK);
-    const found = await queryRows<{
-      url: string;
-      verdict: string | null;
-      status_code: number | null;
-      redirect_chain: string | null;
-    }>(
-      db,
-      sql`select url, verdict, status_code, redirect_chain from crawl_urls
-          where run_id = ${runId}::uuid and url in (${sql.join(
-            chunk.map((u) => sql`${u}`),
-            sql`, `,
-          )})`,
-    );
-    for (const row of found) known.set(row.url, resolutionOf(row));
-  }
-  return (url) => {
-    const key = keyOf(url);
-    return (key && known.get(key)) || { state: 'unknown' };
-  };
-}
-
-function resolutionOf(row: {
-  verdict: string | null;
-  status_code: number | null;
-  redirect_chain: string | null;
-}): TargetResolution {
-  if (row.verdict === 'broken' || row.verdict === 'error')
-    return { state: 'broken', statusCode: row.status_code };
-  if (row.verdict !== 'ok') return { state: 'unknown' };
-  if (row.redirect_chain) {
-    const chain = JSON.parse(row.redirect_chain) as { url: string }[];
-    const last = chain[chain.length - 1];
-    return last ? { state: 'redirect', finalUrl: last.url, statusCode: row.status_code } : { state: 'ok' };
-  }
-  return { state: 'ok', statusCode: row.status_code };
 }

@@ -183,93 +183,150 @@ export type ResolveTarget = (url: string) => TargetResolution;
  *
  * `resolveTarget` is asked once per distinct canonical URL; a canonical naming the page itself is
  * known to be live (the crawler just fetched it) and is not asked about.
+ *
+ * A run too large to hold at once goes through the same two steps this function takes, a page of
+ * rows at a time: every page into a DuplicateIndex, then pageSeoIssues page by page.
  */
 export function deriveSeoIssues(pages: readonly SeoPage[], resolveTarget: ResolveTarget): SeoIssue[] {
   const uniquePages = dedupeByUrl(pages);
-  const duplicates = {
-    title: duplicateGroups(uniquePages, (facts) => facts.title),
-    description: duplicateGroups(uniquePages, (facts) => facts.description),
-  };
+  const duplicates = new DuplicateIndex();
+  for (const page of uniquePages) duplicates.add(page);
   const resolveOnce = memoize(resolveTarget);
+  return uniquePages.flatMap((page) => pageSeoIssues(page, duplicates, resolveOnce));
+}
 
-  return uniquePages.flatMap((page) => {
-    const issues: SeoIssue[] = [];
-    const add = (check: SeoCheckId, detail: string, value?: string | number) => {
-      const issue: SeoIssue = { check, impact: seoCheck(check).impact, pageUrl: page.url, detail };
-      if (value !== undefined) issue.value = value;
-      issues.push(issue);
-    };
-    const { facts } = page;
+/** What duplicate detection reads of a page. */
+export interface DuplicateCandidate {
+  url: string;
+  facts: Pick<PageSeoFacts, 'title' | 'description' | 'noindex' | 'canonical'>;
+}
 
-    if (!facts.title) {
-      add('title-missing', facts.title === null ? 'The page has no <title> element' : 'The <title> is empty');
-    } else if (facts.titleLength > TITLE_MAX_LENGTH) {
-      add(
-        'title-too-long',
-        `Title is ${facts.titleLength} characters (limit ${TITLE_MAX_LENGTH})`,
-        facts.titleLength,
-      );
+/** Competing pages that carry one text: how many, and the first two in the order they were added. */
+interface TextGroup {
+  count: number;
+  first: string;
+  second: string | undefined;
+}
+
+/**
+ * Duplicate titles and descriptions across a run's pages, indexed one page at a time. It keeps a
+ * count and two URLs per distinct text, never a list of pages, so a template-wide title shared by
+ * thousands of pages costs one entry. Pages are added once each, in the order the report lists
+ * them: the first page of a group is the example the others name.
+ */
+export class DuplicateIndex {
+  private readonly groups = {
+    title: new Map<string, TextGroup>(),
+    description: new Map<string, TextGroup>(),
+  };
+
+  add(page: DuplicateCandidate): void {
+    if (!competesInSearch(page)) return;
+    for (const kind of ['title', 'description'] as const) {
+      const key = duplicateKey(page.facts[kind]);
+      if (key === null) continue;
+      const group = this.groups[kind].get(key);
+      if (!group) this.groups[kind].set(key, { count: 1, first: page.url, second: undefined });
+      else {
+        group.count++;
+        group.second ??= page.url;
+      }
     }
-    const sharedTitle = sharedWithOthers(duplicates.title, page, facts.title);
-    if (sharedTitle) add('title-duplicate', sharedDetail('Title', sharedTitle), sharedTitle.others);
+  }
 
-    if (!facts.description) {
-      add(
-        'description-missing',
-        facts.description === null ? 'The page has no meta description' : 'The meta description is empty',
-      );
-    } else if (
-      facts.descriptionLength < DESCRIPTION_MIN_LENGTH ||
-      facts.descriptionLength > DESCRIPTION_MAX_LENGTH
-    ) {
-      const side =
-        facts.descriptionLength < DESCRIPTION_MIN_LENGTH
-          ? `minimum ${DESCRIPTION_MIN_LENGTH}`
-          : `limit ${DESCRIPTION_MAX_LENGTH}`;
-      add(
-        'description-length',
-        `Meta description is ${facts.descriptionLength} characters (${side})`,
-        facts.descriptionLength,
-      );
-    }
-    const sharedDescription = sharedWithOthers(duplicates.description, page, facts.description);
-    if (sharedDescription) {
-      add(
-        'description-duplicate',
-        sharedDetail('Meta description', sharedDescription),
-        sharedDescription.others,
-      );
-    }
+  /** The page's place in its group, or null when no other competing page shares its text. */
+  shared(kind: 'title' | 'description', page: DuplicateCandidate): SharedText | null {
+    const key = duplicateKey(page.facts[kind]);
+    if (key === null || !competesInSearch(page)) return null;
+    const group = this.groups[kind].get(key);
+    if (!group) return null;
+    const example = group.first === page.url ? group.second : group.first;
+    return example === undefined ? null : { others: group.count - 1, example };
+  }
+}
 
-    if (facts.h1Count === 0) add('h1-missing', 'The page has no <h1> heading', 0);
-    if (facts.h1Count > 1) add('h1-multiple', `The page has ${facts.h1Count} <h1> headings`, facts.h1Count);
+/** One page's issues, in catalogue order; `duplicates` must already hold every page of the run. */
+export function pageSeoIssues(
+  page: SeoPage,
+  duplicates: DuplicateIndex,
+  resolveTarget: ResolveTarget,
+): SeoIssue[] {
+  const issues: SeoIssue[] = [];
+  const add = (check: SeoCheckId, detail: string, value?: string | number) => {
+    const issue: SeoIssue = { check, impact: seoCheck(check).impact, pageUrl: page.url, detail };
+    if (value !== undefined) issue.value = value;
+    issues.push(issue);
+  };
+  const { facts } = page;
 
-    if (facts.canonical === null) {
-      add('canonical-missing', 'The page has no <link rel="canonical">');
-    } else {
-      const problem = canonicalProblem(facts.canonical, page.url, resolveOnce);
-      if (problem) add(problem.check, problem.detail, facts.canonical);
-    }
+  if (!facts.title) {
+    add('title-missing', facts.title === null ? 'The page has no <title> element' : 'The <title> is empty');
+  } else if (facts.titleLength > TITLE_MAX_LENGTH) {
+    add(
+      'title-too-long',
+      `Title is ${facts.titleLength} characters (limit ${TITLE_MAX_LENGTH})`,
+      facts.titleLength,
+    );
+  }
+  const sharedTitle = duplicates.shared('title', page);
+  if (sharedTitle) add('title-duplicate', sharedDetail('Title', sharedTitle), sharedTitle.others);
 
-    if (facts.lang === null) add('lang-missing', 'The <html> element has no lang attribute');
+  if (!facts.description) {
+    add(
+      'description-missing',
+      facts.description === null ? 'The page has no meta description' : 'The meta description is empty',
+    );
+  } else if (
+    facts.descriptionLength < DESCRIPTION_MIN_LENGTH ||
+    facts.descriptionLength > DESCRIPTION_MAX_LENGTH
+  ) {
+    const side =
+      facts.descriptionLength < DESCRIPTION_MIN_LENGTH
+        ? `minimum ${DESCRIPTION_MIN_LENGTH}`
+        : `limit ${DESCRIPTION_MAX_LENGTH}`;
+    add(
+      'description-length',
+      `Meta description is ${facts.descriptionLength} characters (${side})`,
+      facts.descriptionLength,
+    );
+  }
+  const sharedDescription = duplicates.shared('description', page);
+  if (sharedDescription) {
+    add(
+      'description-duplicate',
+      sharedDetail('Meta description', sharedDescription),
+      sharedDescription.others,
+    );
+  }
 
-    if (facts.noindex !== null) {
-      const source = facts.noindex === 'meta' ? 'A robots meta tag' : 'The X-Robots-Tag header';
-      add('noindex', `${source} says noindex`, facts.noindex);
-    }
+  if (facts.h1Count === 0) add('h1-missing', 'The page has no <h1> heading', 0);
+  if (facts.h1Count > 1) add('h1-multiple', `The page has ${facts.h1Count} <h1> headings`, facts.h1Count);
 
-    if (!facts.viewport) add('viewport-missing', 'The page has no viewport meta tag');
+  if (facts.canonical === null) {
+    add('canonical-missing', 'The page has no <link rel="canonical">');
+  } else {
+    const problem = canonicalProblem(facts.canonical, page.url, resolveTarget);
+    if (problem) add(problem.check, problem.detail, facts.canonical);
+  }
 
-    if (facts.imagesWithoutAltCount > 0) {
-      add('img-alt-missing', imagesDetail(facts), facts.imagesWithoutAltCount);
-    }
+  if (facts.lang === null) add('lang-missing', 'The <html> element has no lang attribute');
 
-    if (page.reachedOnlyViaRedirect) {
-      add('redirect-only', 'Every link to this page that the crawler followed went through a redirect');
-    }
+  if (facts.noindex !== null) {
+    const source = facts.noindex === 'meta' ? 'A robots meta tag' : 'The X-Robots-Tag header';
+    add('noindex', `${source} says noindex`, facts.noindex);
+  }
 
-    return issues;
-  });
+  if (!facts.viewport) add('viewport-missing', 'The page has no viewport meta tag');
+
+  if (facts.imagesWithoutAltCount > 0) {
+    add('img-alt-missing', imagesDetail(facts), facts.imagesWithoutAltCount);
+  }
+
+  if (page.reachedOnlyViaRedirect) {
+    add('redirect-only', 'Every link to this page that the crawler followed went through a redirect');
+  }
+
+  return issues;
 }
 
 /** The crawler should hand each page over once; if it does not, the first copy wins. */
@@ -283,26 +340,10 @@ function duplicateKey(text: string | null): string | null {
   return key ? key : null;
 }
 
-function competesInSearch(page: SeoPage): boolean {
+function competesInSearch(page: DuplicateCandidate): boolean {
   if (page.facts.noindex !== null) return false;
   const canonical = page.facts.canonical;
   return canonical === null || sameUrl(canonical, page.url);
-}
-
-/** Text key -> URLs of the pages that compete in search and carry that text. */
-function duplicateGroups(
-  pages: readonly SeoPage[],
-  textOf: (facts: PageSeoFacts) => string | null,
-): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const page of pages) {
-    const key = duplicateKey(textOf(page.facts));
-    if (key === null || !competesInSearch(page)) continue;
-    const group = groups.get(key);
-    if (group) group.push(page.url);
-    else groups.set(key, [page.url]);
-  }
-  return groups;
 }
 
 interface SharedText {
@@ -310,23 +351,6 @@ interface SharedText {
   others: number;
   /** One of them, to name in the detail. */
   example: string;
-}
-
-/**
- * The page's place in its duplicate group. Counting instead of listing keeps a template-wide
- * title shared by thousands of pages linear; pages are unique by URL, so the group holds the page
- * once.
- */
-function sharedWithOthers(
-  groups: Map<string, string[]>,
-  page: SeoPage,
-  text: string | null,
-): SharedText | null {
-  const key = duplicateKey(text);
-  if (key === null || !competesInSearch(page)) return null;
-  const group = groups.get(key) ?? [];
-  const example = group[0] === page.url ? group[1] : group[0];
-  return example === undefined ? null : { others: group.length - 1, example };
 }
 
 function sharedDetail(what: string, shared: SharedText): string {

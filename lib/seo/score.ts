@@ -45,28 +45,52 @@ export interface SeoScore {
  * (page, check) issues by impact.
  */
 export function scoreSeo(issues: readonly SeoIssue[], pagesScanned: number): SeoScore {
-  const counts: Record<SeoImpact, number> = { critical: 0, serious: 0, moderate: 0, minor: 0 };
-  const deductionByPage = new Map<string, number>();
-  const seen = new Set<string>();
-
+  const byPage = new Map<string, SeoIssue[]>();
   for (const issue of issues) {
-    const key = JSON.stringify([issue.pageUrl, issue.check]);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    counts[issue.impact]++;
-    deductionByPage.set(
-      issue.pageUrl,
-      (deductionByPage.get(issue.pageUrl) ?? 0) + IMPACT_WEIGHTS[issue.impact],
-    );
+    const page = byPage.get(issue.pageUrl);
+    if (page) page.push(issue);
+    else byPage.set(issue.pageUrl, [issue]);
   }
-
-  return { score: siteScore(deductionByPage, pagesScanned), ...counts, issueCount: seen.size };
+  const tally = new SeoTally();
+  for (const pageIssues of byPage.values()) tally.addPage(pageIssues);
+  return tally.score(pagesScanned);
 }
 
-function siteScore(deductionByPage: ReadonlyMap<string, number>, pagesScanned: number): number | null {
+/**
+ * scoreSeo one page at a time, for runs whose issues are streamed page by page and never held
+ * together. Each page is added once, with all its issues.
+ */
+export class SeoTally {
+  private readonly counts: Record<SeoImpact, number> = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+  private issueCount = 0;
+  private totalDeduction = 0;
+
+  addPage(issues: readonly Pick<SeoIssue, 'check' | 'impact'>[]): void {
+    const checks = new Set<string>();
+    let deduction = 0;
+    for (const issue of issues) {
+      // Each check counts once per page.
+      if (checks.has(issue.check)) continue;
+      checks.add(issue.check);
+      this.counts[issue.impact]++;
+      this.issueCount++;
+      deduction += IMPACT_WEIGHTS[issue.impact];
+    }
+    // One bad page cannot cost more than one page's worth.
+    this.totalDeduction += Math.min(100, deduction);
+  }
+
+  score(pagesScanned: number): SeoScore {
+    return {
+      score: siteScore(this.totalDeduction, pagesScanned),
+      ...this.counts,
+      issueCount: this.issueCount,
+    };
+  }
+}
+
+function siteScore(totalDeduction: number, pagesScanned: number): number | null {
   if (pagesScanned <= 0) return null;
-  let totalDeduction = 0;
-  for (const deduction of deductionByPage.values()) totalDeduction += Math.min(100, deduction);
   // Issues naming more pages than were scanned cannot push the score below 0.
   const remaining = Math.max(0, 100 * pagesScanned - totalDeduction);
   // Integer arithmetic until the one division, so whole results stay exact before the floor.

@@ -400,7 +400,10 @@ async function child<T>(role: string, input: unknown): Promise<T> {
     });
     proc.on('error', reject);
     proc.on('exit', (code) => {
-      const last = out.trim().split('\n').pop() ?? '';
+      const lines = out.trim().split('\n');
+      const last = lines.pop() ?? '';
+      // Whatever else the child printed (BENCH_NODE_FLAGS='--trace-gc' writes to stdout) is kept.
+      if (lines.some((line) => line.trim() !== '')) process.stderr.write(`${lines.join('\n')}\n`);
       if (code !== 0) return reject(new Error(`${role} child exited with ${code}: ${out}`));
       try {
         resolve(JSON.parse(last) as T);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as seoReportRoute from '@/app/api/v1/sites/[id]/seo-report/route';
-import { SEO_FACTS_PAGE } from '@/lib/crawl/finalize';
+import { SEO_FACTS_PAGE } from '@/lib/crawl/finalize-seo';
 import { runs, SEO_REPORT_PART, seoReports } from '@/lib/db/schema';
 import { crawlTestbed, registerAndCrawl } from '../support/crawl';
 import { call, signInOwner } from '../support/http';

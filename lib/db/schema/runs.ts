@@ -91,6 +91,7 @@ export const crawlUrls = pgTable(
     run_id: uuid('run_id')
       .notNull()
       .references(() => runs.id, { onDelete: 'cascade' }),
+    /** COLLATE "C" (migration 0005, which drizzle's column builders cannot express): byte order. */
     url: text('url').notNull(),
     kind: text('kind', { enum: ['internal', 'external'] }).notNull(),
     depth: integer('depth').notNull().default(0),

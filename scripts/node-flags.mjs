@@ -6,10 +6,11 @@
 //
 // --max-old-space-size=512  Node's default heap limit is a share of the machine's memory, several GB.
 //   V8 lets the old generation grow to a multiple of what survived the last full collection, and
-//   the multiple is larger the higher the limit. A crawl promotes many short-lived objects (parse5's
-//   trees), so with a 1 GB limit the heap swung up to 175 MB while holding 45 to 60 MB of live data;
-//   with 512 MB it stays near 100 MB at the same throughput. 512 MB is still several times what the
-//   server holds at its busiest (finalizing a 20,000-page crawl).
+//   the multiple is larger the higher the limit. With a 1 GB limit the heap swung up to 175 MB while
+//   holding 45 to 60 MB of live data; with 512 MB it stayed near 100 MB at the same throughput. (That
+//   was measured while every parsed page still reached the old generation, see lib/html/document.ts;
+//   the limit is kept as the ceiling.) 512 MB is still several times what the server holds at its
+//   busiest.
 // --wasm-num-compilation-tasks=1  PGlite is Postgres compiled to WebAssembly. V8 recompiles its hot
 //   functions with TurboFan on background threads, as many at once as it has threads, and each
 //   compilation's working memory stays in the C++ allocator's per-thread arenas after it ends. One

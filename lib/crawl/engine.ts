@@ -181,7 +181,8 @@ class Step {
     this.cap = pageCap(this.settings);
     this.pagesCrawled = run.pages_crawled;
     this.deadline = Date.now() + tuning.stepBudgetMs;
-    // Every request in flight listens on this signal; hundreds at once is expected, not a leak.
+    // External checks waiting out a Retry-After each listen on this signal (requests in flight share
+    // one listener, see lib/net): dozens at once are expected, not a leak.
     setMaxListeners(0, this.abort.signal);
     signal?.addEventListener('abort', () => this.abort.abort(), { once: true });
     this.abort.signal.addEventListener('abort', () => this.notify(), { once: true });

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -228,26 +229,65 @@ export function chainOf(err: unknown): RedirectHop[] | undefined {
   return err instanceof NetError ? err.chain : undefined;
 }
 
-/** One timer and one AbortController for a whole logical request, however many hops it takes. */
-class Deadline {
-  readonly controller = new AbortController();
+/**
+ * The requests in flight under each caller's AbortSignal. A crawl step runs hundreds of requests
+ * under one signal; an EventTarget scans its listeners on every add, so one listener per signal
+ * fans out to a set instead of each request adding its own.
+ */
+const cancellations = {
+  watched: new WeakMap<AbortSignal, Set<Deadline>>(),
+
+  watch(signal: AbortSignal, deadline: Deadline): void {
+    let deadlines = this.watched.get(signal);
+    if (!deadlines) {
+      const watching = new Set<Deadline>();
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const each of watching) each.abort();
+          watching.clear();
+        },
+        { once: true },
+      );
+      this.watched.set(signal, watching);
+      deadlines = watching;
+    }
+    deadlines.add(deadline);
+  },
+
+  unwatch(signal: AbortSignal, deadline: Deadline): void {
+    this.watched.get(signal)?.delete(deadline);
+  },
+};
+
+/**
+ * One timer and one abort source for a whole logical request, however many hops it takes. It is
+ * the `signal` undici watches: undici accepts an EventEmitter that emits 'abort', which costs a
+ * fraction of an AbortController, and a crawl makes one per URL.
+ */
+class Deadline extends EventEmitter {
   readonly startedAt = Date.now();
+  aborted = false;
   timedOut = false;
   private readonly timer: NodeJS.Timeout;
-  private readonly external: AbortSignal | undefined;
-  private readonly onExternalAbort = () => this.controller.abort();
 
   constructor(
     readonly timeoutMs: number,
-    external: AbortSignal | undefined,
+    private readonly external: AbortSignal | undefined,
   ) {
+    super();
     this.timer = setTimeout(() => {
       this.timedOut = true;
-      this.controller.abort();
+      this.abort();
     }, timeoutMs);
-    this.external = external;
-    if (external?.aborted) this.controller.abort();
-    else external?.addEventListener('abort', this.onExternalAbort, { once: true });
+    if (external?.aborted) this.abort();
+    else if (external) cancellations.watch(external, this);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit('abort');
   }
 
   translate(err: unknown, host: string): NetError {
@@ -258,7 +298,7 @@ class Deadline {
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.external?.removeEventListener('abort', this.onExternalAbort);
+    if (this.external) cancellations.unwatch(this.external, this);
   }
 }
 
@@ -272,7 +312,7 @@ async function exchange(
   deadline: Deadline,
   read: ReadPolicy,
 ): Promise<HttpResponse> {
-  if (deadline.controller.signal.aborted) throw deadline.translate(undefined, url.hostname);
+  if (deadline.aborted) throw deadline.translate(undefined, url.hostname);
   const startedAt = Date.now();
   let response: Dispatcher.ResponseData;
   try {
@@ -282,7 +322,7 @@ async function exchange(
       method: request.method as Dispatcher.HttpMethod,
       headers: request.headers,
       body: request.body,
-      signal: deadline.controller.signal,
+      signal: deadline,
       // Backstops only: the deadline's own timer is what normally fires.
       headersTimeout: deadline.timeoutMs + 1000,
       bodyTimeout: deadline.timeoutMs + 1000,

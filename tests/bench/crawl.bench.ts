@@ -7,6 +7,7 @@
  *   npm run bench:crawl -- --pages 5000       # one size only
  *   npm run bench:crawl -- --cold             # no warm-up crawl (a freshly started process)
  *   npm run bench:crawl -- --only sitewatch   # Sitewatch alone, no ratio
+ *   npm run bench:crawl -- --runs 1           # one run of each tool instead of three
  *
  * Diagnostics: BENCH_PROFILE=file.cpuprofile (the measured crawl's main thread; BENCH_HEAP=file.json
  * adds a sampling allocation profile), BENCH_VERBOSE=1 (phases, CPU per thread, and what the
@@ -423,6 +424,34 @@ async function childMain(role: string, input: string): Promise<unknown> {
   return runLinkinator(JSON.parse(input) as string[]);
 }
 
+/** Median of a non-empty list. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** One table row: medians of speed and CPU, the highest peak RSS (the figure a limit must allow). */
+function summarize(pages: number, runs: Measurement[]): string[] {
+  const first = runs[0] as Measurement;
+  return [
+    String(pages),
+    first.tool,
+    String(Math.min(...runs.map((m) => m.pages))),
+    String(Math.min(...runs.map((m) => m.linksChecked))),
+    String(Math.max(...runs.map((m) => m.broken))),
+    median(runs.map((m) => m.seconds)).toFixed(2),
+    median(runs.map((m) => m.pagesPerSecond)).toFixed(0),
+    median(runs.map((m) => m.cpuSeconds)).toFixed(2),
+    String(Math.max(...runs.map((m) => m.peakRssMb))),
+  ];
+}
+
+const range = (values: number[]) =>
+  values.length > 1 ? ` (${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)})` : '';
+
 async function main(): Promise<void> {
   const role = arg('child');
   if (role) {
@@ -433,6 +462,7 @@ async function main(): Promise<void> {
 
   const { startSyntheticSite } = await import('../support/test-site');
   const sizes = arg('pages') ? [Number(arg('pages'))] : [5_000, 20_000];
+  const runs = Number(arg('runs') ?? 3);
   const cold = process.argv.includes('--cold');
   // `--only sitewatch` skips linkinator (diagnosing Sitewatch's own figures).
   const onlySitewatch = arg('only') === 'sitewatch';
@@ -440,7 +470,7 @@ async function main(): Promise<void> {
   console.log(
     `crawl benchmark: Sitewatch (${database}) vs linkinator, synthetic sites on 127.0.0.1, ${
       cold ? 'fresh processes' : `after a ${WARM_UP_PAGES.toLocaleString('en')}-page warm-up crawl`
-    }\n`,
+    }, ${runs} run${runs === 1 ? '' : 's'} of each, alternating\n`,
   );
   const rows: string[][] = [];
   // The warm-up site stands on another loopback address, as another customer's site would.
@@ -448,51 +478,56 @@ async function main(): Promise<void> {
   try {
     for (const pages of sizes) {
       const site = await startSyntheticSite({ pages });
+      const ours: Measurement[] = [];
+      const theirs: Measurement[] = [];
       try {
         const sites = [...(warmUp ? [warmUp] : []), site];
-        const prepared = await child<{ dataDir: string; siteIds: string[] }>(
-          'prepare',
-          sites.map((s) => ({ rootUrl: s.rootUrl, pages: s.expected.pages })),
-        );
-        const ours = await child<Measurement>('sitewatch', prepared);
-        const theirs = onlySitewatch
-          ? null
-          : await child<Measurement>(
-              'linkinator',
-              sites.map((s) => s.rootUrl),
-            );
-        for (const m of theirs ? [ours, theirs] : [ours]) {
-          rows.push([
-            String(pages),
-            m.tool,
-            String(m.pages),
-            String(m.linksChecked),
-            String(m.broken),
-            m.seconds.toFixed(2),
-            m.pagesPerSecond.toFixed(0),
-            m.cpuSeconds.toFixed(2),
-            String(m.peakRssMb),
-          ]);
-        }
-        if (theirs)
-          rows.push([
-            '',
-            'ratio',
-            '',
-            '',
-            '',
-            '',
-            `${(ours.pagesPerSecond / theirs.pagesPerSecond).toFixed(2)}x`,
-            `${(ours.cpuSeconds / theirs.cpuSeconds).toFixed(2)}x`,
-            `${(ours.peakRssMb / theirs.peakRssMb).toFixed(2)}x`,
-          ]);
-        if (ours.pages !== site.expected.pages || ours.broken !== site.expected.broken.length) {
-          console.warn(
-            `! sitewatch found ${ours.pages} pages and ${ours.broken} broken targets; the site has ${site.expected.pages} and ${site.expected.broken.length}`,
+        // The tools take turns, so a drift in the machine's speed (it is shared) reaches both.
+        for (let run = 0; run < runs; run++) {
+          const prepared = await child<{ dataDir: string; siteIds: string[] }>(
+            'prepare',
+            sites.map((s) => ({ rootUrl: s.rootUrl, pages: s.expected.pages })),
           );
+          const mine = await child<Measurement>('sitewatch', prepared);
+          ours.push(mine);
+          if (mine.pages !== site.expected.pages || mine.broken !== site.expected.broken.length) {
+            console.warn(
+              `! sitewatch found ${mine.pages} pages and ${mine.broken} broken targets; the site has ${site.expected.pages} and ${site.expected.broken.length}`,
+            );
+          }
+          if (!onlySitewatch)
+            theirs.push(
+              await child<Measurement>(
+                'linkinator',
+                sites.map((s) => s.rootUrl),
+              ),
+            );
+          if (verbose)
+            console.error(
+              `  run ${run + 1}: ${[mine, ...theirs.slice(-1)].map((m) => `${m.tool} ${m.pagesPerSecond.toFixed(0)} pages/s, ${m.peakRssMb} MB`).join('; ')}`,
+            );
         }
       } finally {
         await site.close();
+      }
+      rows.push(summarize(pages, ours));
+      if (theirs.length > 0) {
+        rows.push(summarize(pages, theirs));
+        // Each run's ratio is against the linkinator run right after it; the range shows the spread.
+        const speed = ours.map((m, i) => m.pagesPerSecond / (theirs[i] as Measurement).pagesPerSecond);
+        const cpu = ours.map((m, i) => m.cpuSeconds / (theirs[i] as Measurement).cpuSeconds);
+        const last = rows.slice(-2) as [string[], string[]];
+        rows.push([
+          '',
+          'ratio',
+          '',
+          '',
+          '',
+          '',
+          `${median(speed).toFixed(2)}x${range(speed)}`,
+          `${median(cpu).toFixed(2)}x`,
+          `${(Number(last[0][8]) / Number(last[1][8])).toFixed(2)}x`,
+        ]);
       }
     }
   } finally {
@@ -513,6 +548,10 @@ async function main(): Promise<void> {
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
   console.log(line(header));
   for (const row of rows) console.log(line(row));
+  if (runs > 1)
+    console.log(
+      `\nseconds, pages/s and CPU s: medians of ${runs} runs; peak RSS: the highest; pages and links: the fewest; ratio: the median of each run against the linkinator run after it (range)`,
+    );
 }
 
 main().catch((error: unknown) => {

@@ -159,6 +159,23 @@ describe('httpRequest', () => {
     const err = await netError(httpRequest({ url: a.url('/slow'), signal: controller.signal }));
     expect(err.code).toBe('aborted');
   });
+
+  it('cancels every request in flight under one signal, and none that already finished', async () => {
+    const controller = new AbortController();
+    const quick = await httpRequest({ url: a.url('/hello'), signal: controller.signal });
+    const slow = [1, 2, 3].map(() =>
+      netError(fetchFollowing({ url: a.url('/slow'), signal: controller.signal })),
+    );
+    setTimeout(() => controller.abort(), 50);
+    expect((await Promise.all(slow)).map((err) => err.code)).toEqual(['aborted', 'aborted', 'aborted']);
+    expect(quick.status).toBe(200);
+    // A signal that is already aborted stops a request before it is sent.
+    const before = a.requests.length;
+    expect((await netError(httpRequest({ url: a.url('/hello'), signal: controller.signal }))).code).toBe(
+      'aborted',
+    );
+    expect(a.requests.length).toBe(before);
+  });
 });
 
 describe('private network guard', () => {

@@ -40,7 +40,7 @@ describe('a large SEO report', () => {
       params: { id: siteId },
     });
     expect(report.status).toBe(200);
-    const checks = report.body.checks as { check: string; pages: { pageUrl: string }[] }[];
+    const checks = report.body.checks as { check: string; pages: { pageUrl: string; detail: string }[] }[];
     const listed = checks.flatMap((c) => c.pages.map((p) => `${c.check} ${p.pageUrl}`));
     expect(listed).toHaveLength(issueCount);
     expect(new Set(listed).size).toBe(issueCount);
@@ -48,6 +48,15 @@ describe('a large SEO report', () => {
     for (const check of checks) {
       const urls = check.pages.map((p) => p.pageUrl);
       expect(urls).toEqual([...urls].sort());
+    }
+    // Every page shares the template's title: duplicates are counted across all pages of rows read,
+    // and each page names the first page by URL (the first names the second).
+    const shared = checks.find((c) => c.check === 'title-duplicate')?.pages ?? [];
+    expect(shared).toHaveLength(site.expected.pages);
+    const [first, second] = shared.map((p) => p.pageUrl);
+    for (const page of shared) {
+      const example = page.pageUrl === first ? second : first;
+      expect(page.detail).toBe(`Title is shared with ${PAGES} other pages, e.g. ${example}`);
     }
   });
 });

@@ -266,7 +266,6 @@ const cancellations = {
  * fraction of an AbortController, and a crawl makes one per URL.
  */
 class Deadline extends EventEmitter {
-  readonly startedAt = Date.now();
   aborted = false;
   timedOut = false;
   private readonly timer: NodeJS.Timeout;

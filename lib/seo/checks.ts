@@ -237,11 +237,12 @@ export class DuplicateIndex {
   /** The page's place in its group, or null when no other competing page shares its text. */
   shared(kind: 'title' | 'description', page: DuplicateCandidate): SharedText | null {
     const key = duplicateKey(page.facts[kind]);
-    if (key === null || !competesInSearch(page)) return null;
-    const group = this.groups[kind].get(key);
+    const group = key === null ? undefined : this.groups[kind].get(key);
     if (!group) return null;
     const example = group.first === page.url ? group.second : group.first;
-    return example === undefined ? null : { others: group.count - 1, example };
+    // Asked last: it parses URLs, and most texts are not shared at all.
+    if (example === undefined || !competesInSearch(page)) return null;
+    return { others: group.count - 1, example };
   }
 }
 

@@ -8,9 +8,14 @@
  *   npx tsx tests/bench/parse.bench.ts
  */
 import { spawnSync } from 'node:child_process';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { Document } from '@/lib/html/document';
+import { load } from 'cheerio';
+import { extractLinks } from '@/lib/crawl/extract';
+import { type Document, parseHtml } from '@/lib/html/document';
+import { extractSeoFacts } from '@/lib/seo/extract';
 import { serverEnv, serverNodeArgs } from '../../scripts/node-flags.mjs';
+import { syntheticPage } from '../support/test-site';
 
 const PAGES = 5_000;
 const ROUNDS = 4;
@@ -24,13 +29,6 @@ interface Result {
 }
 
 async function measure(variant: Variant): Promise<Result> {
-  const { load } = await import('cheerio');
-  const { constants, PerformanceObserver } = await import('node:perf_hooks');
-  const { parseHtml } = await import('@/lib/html/document');
-  const { extractLinks } = await import('@/lib/crawl/extract');
-  const { extractSeoFacts } = await import('@/lib/seo/extract');
-  const { syntheticPage } = await import('../support/test-site');
-
   const bodies = Array.from({ length: PAGES }, (_, i) => Buffer.from(syntheticPage(i, { pages: PAGES })));
   // The root `cheerio.load` parsed, as the crawler used it before parseHtml.
   const viaCheerio = (html: string): Document => {

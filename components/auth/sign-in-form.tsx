@@ -6,6 +6,7 @@ import { ApiClientError } from '@/components/api/client';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { authClient, unwrap } from './auth-client';
+import { DEFAULT_NEXT_PATH, safeNextPath } from './safe-next';
 
 type Step = 'email' | 'code';
 
@@ -15,7 +16,7 @@ type Step = 'email' | 'code';
  */
 export function SignInForm({
   initialEmail = '',
-  next = '/sites',
+  next = DEFAULT_NEXT_PATH,
   lockEmail = false,
   onSignedIn,
 }: {
@@ -66,7 +67,8 @@ export function SignInForm({
       if (onSignedIn) {
         await onSignedIn();
       } else {
-        router.replace(next);
+        // Checked again here: the form may be rendered by a page that did not sanitize `next`.
+        router.replace(safeNextPath(next, window.location.origin));
         router.refresh();
       }
     } catch (e) {

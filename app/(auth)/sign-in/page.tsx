@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { safeNextPath } from '@/components/auth/safe-next';
 import { SignInForm } from '@/components/auth/sign-in-form';
+import { config } from '@/lib/config';
 import { currentUser } from '@/lib/dashboard/session';
 
 export const metadata: Metadata = { title: 'Sign in' };
@@ -12,7 +13,7 @@ export default async function SignInPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const params = await searchParams;
-  const next = safeNextPath(params.next);
+  const next = safeNextPath(params.next, config().appUrl);
   if (await currentUser()) redirect(next);
   const email = typeof params.email === 'string' ? params.email : '';
   return (

@@ -22,3 +22,4 @@ export {
   USER_AGENT_TOKEN,
   userAgent,
 } from './request';
+export { type TargetCheckOptions, unreachableTargetReason } from './target';

@@ -1,3 +1,4 @@
+import { unreachableTargetReason } from '@/lib/net';
 import { MAX_ROOT_URL_LENGTH } from './limits';
 
 export type ParsedRootUrl = { rootUrl: string; hostname: string };
@@ -5,6 +6,8 @@ export type ParsedRootUrl = { rootUrl: string; hostname: string };
 /**
  * Checks a site's root URL and derives the crawl whitelist from it. Accepted: absolute http(s) URLs
  * with a host and no user:password (credentials would be stored in clear and sent to every page).
+ * A host the service could never reach (a private or loopback address, `localhost`, a single-label
+ * name; see `unreachableTargetReason`) is refused here, when the URL is saved.
  * The stored form is WHATWG-normalized (lowercase scheme and host, default port dropped, `/` path
  * for a bare origin) without the fragment, which never reaches a server.
  * Returns the reason for refusal as a string, phrased to follow the field name.
@@ -27,5 +30,7 @@ export function parseRootUrl(input: string): ParsedRootUrl | string {
   url.hash = '';
   const hostname = url.hostname.endsWith('.') ? url.hostname.slice(0, -1) : url.hostname;
   if (hostname === '') return 'must name a host';
+  const unreachable = unreachableTargetReason(url);
+  if (unreachable) return unreachable;
   return { rootUrl: url.href, hostname };
 }

@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { HTTP_METHODS, type HttpMethod } from './methods';
 import type { ApiHandler, RouteMeta } from './pipeline';
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-/** One route file: its public path (`/v1/sites/{id}`) and the handlers it exports. */
-export type RouteEntry = { path: string; handlers: Partial<Record<HttpMethod, ApiHandler>> };
+/**
+ * One route file: its public path (`/v1/sites/{id}`) and the handlers it exports; only those built
+ * by the pipeline (with `meta`) are operations, the rest answer 405 (see `otherMethods`).
+ */
+export type RouteEntry = {
+  path: string;
+  handlers: Partial<Record<HttpMethod, ApiHandler | ((req: Request) => Promise<Response>)>>;
+};
 
 type JsonSchema = Record<string, unknown>;
 
@@ -87,7 +91,7 @@ export function buildOpenApiDocument(routes: RouteEntry[], serverUrl: string): J
   for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
     for (const method of HTTP_METHODS) {
       const handler = route.handlers[method];
-      if (!handler?.meta) continue;
+      if (!handler || !('meta' in handler)) continue;
       paths[route.path] ??= {};
       paths[route.path]![method.toLowerCase()] = operation(method, route.path, handler.meta);
     }

@@ -123,17 +123,46 @@ function parse(schema: Schema | undefined, input: unknown, where: string): unkno
   return parsed.data;
 }
 
-const MAX_BODY_BYTES = 256 * 1024;
+/** Request bodies larger than this are refused (413) before they are read in full. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+const tooLarge = () => new ApiError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
 
 /** An empty body reads as undefined (so optional bodies work); anything else must be JSON. */
 async function readJson(req: Request): Promise<unknown> {
-  const text = await req.text();
-  if (text.length > MAX_BODY_BYTES)
-    throw new ApiError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
+  const text = await readBodyText(req);
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
   } catch {
     throw badRequest('malformed JSON body');
   }
+}
+
+/**
+ * The body as text, never buffering more than MAX_BODY_BYTES: a declared Content-Length over the
+ * cap is refused before a byte is read, and a body that arrives without one (chunked) is counted as
+ * it streams in and cut off at the cap, so a client cannot make the server hold megabytes.
+ */
+async function readBodyText(req: Request): Promise<string> {
+  const declared = Number(req.headers.get('content-length') ?? Number.NaN);
+  if (declared > MAX_BODY_BYTES) {
+    await req.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }

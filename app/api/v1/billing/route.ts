@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { updateBillingBody } from '@/lib/api/schemas/billing';
 import { getBilling, updateBilling } from '@/lib/billing/service';
@@ -18,3 +19,5 @@ export const PATCH = apiRoute(
   },
   ({ db, principal, body }) => updateBilling(db, principal.tenantId, body),
 );
+
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods({ GET, PATCH });

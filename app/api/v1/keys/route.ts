@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { createKeyBody, keyWithSecretResponse, listKeysResponse } from '@/lib/api/schemas/keys';
 import { createKey, listKeys } from '@/lib/keys/service';
@@ -23,3 +24,5 @@ export const POST = apiRoute(
   },
   ({ db, principal, body }) => createKey(db, principal, body),
 );
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

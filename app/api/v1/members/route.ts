@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { listMembersResponse } from '@/lib/api/schemas/members';
 import { listMembers } from '@/lib/members/service';
@@ -11,3 +12,5 @@ export const GET = apiRoute(
   },
   ({ db, principal }) => listMembers(db, principal.tenantId).then((members) => ({ members })),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { listSitesResponse, siteResponse } from '@/lib/api/schemas/resources';
 import { createSiteBody } from '@/lib/api/schemas/sites';
@@ -22,3 +23,5 @@ export const POST = apiRoute(
   },
   ({ db, principal, body }) => createSite(db, principal, body).then((site) => ({ site })),
 );
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

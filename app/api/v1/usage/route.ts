@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { orgUsageQuery, orgUsageResponse } from '@/lib/api/schemas/usage';
 import { getOrgUsage } from '@/lib/usage/service';
@@ -13,3 +14,5 @@ export const GET = apiRoute(
   },
   ({ db, principal, query }) => getOrgUsage(db, principal, query.period),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

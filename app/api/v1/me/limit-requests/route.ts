@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { limitRequestBody, limitRequestResponse } from '@/lib/api/schemas/limits';
 import { createLimitRequest } from '@/lib/limits/service';
@@ -13,3 +14,5 @@ export const POST = apiRoute(
   },
   ({ db, principal, body }) => createLimitRequest(db, principal, body),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { orgQuotaResponse } from '@/lib/api/schemas/limits';
 import { organizationQuota } from '@/lib/limits/service';
@@ -10,3 +11,5 @@ export const GET = apiRoute(
   },
   ({ db, principal }) => organizationQuota(db, principal),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

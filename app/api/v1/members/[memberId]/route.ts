@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import {
   changeRoleBody,
@@ -31,3 +32,5 @@ export const DELETE = apiRoute(
   },
   ({ db, principal, params }) => removeMember(db, principal, params.memberId),
 );
+
+export const { GET, POST, PUT, OPTIONS } = otherMethods({ PATCH, DELETE });

@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { deleteSiteResponse, siteResponse } from '@/lib/api/schemas/resources';
 import { siteIdParams, updateSiteBody } from '@/lib/api/schemas/sites';
@@ -31,3 +32,5 @@ export const DELETE = apiRoute(
   },
   ({ db, principal, params }) => deleteSite(db, principal, params.id),
 );
+
+export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

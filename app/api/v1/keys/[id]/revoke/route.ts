@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { keyIdParams, revokeKeyResponse } from '@/lib/api/schemas/keys';
 import { revokeKey } from '@/lib/keys/service';
@@ -12,3 +13,5 @@ export const POST = apiRoute(
   },
   ({ db, principal, params }) => revokeKey(db, principal.tenantId, params.id),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { memberAccessBody, memberAccessResponse, memberIdParams } from '@/lib/api/schemas/members';
 import { setMemberAccess } from '@/lib/members/service';
@@ -13,3 +14,5 @@ export const PATCH = apiRoute(
   },
   ({ db, principal, params, body }) => setMemberAccess(db, principal.tenantId, params.memberId, body),
 );
+
+export const { GET, POST, PUT, DELETE, OPTIONS } = otherMethods({ PATCH });

@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute, reply } from '@/lib/api/pipeline';
 import { triggerCrawlBody } from '@/lib/api/schemas/crawl';
 import { crawlTriggerResponse } from '@/lib/api/schemas/resources';
@@ -19,3 +20,5 @@ export const POST = apiRoute(
     return reply(result, result.started ? 202 : 200);
   },
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

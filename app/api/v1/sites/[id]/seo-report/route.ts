@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { seoReportResponse } from '@/lib/api/schemas/crawl';
 import { siteIdParams } from '@/lib/api/schemas/sites';
@@ -13,3 +14,5 @@ export const GET = apiRoute(
   },
   ({ db, principal, params }) => getSeoReport(db, principal, params.id),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

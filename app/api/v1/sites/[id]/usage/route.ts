@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { siteIdParams } from '@/lib/api/schemas/sites';
 import { siteUsageResponse } from '@/lib/api/schemas/usage';
@@ -13,3 +14,5 @@ export const GET = apiRoute(
   },
   ({ db, principal, params }) => getSiteUsage(db, principal, params.id),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -42,12 +42,9 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema> & {
   appUrl: string;
-  authSecret: string;
   inngestHosted: boolean;
   embeddedRunner: boolean;
 };
-
-const DEV_AUTH_SECRET = 'sitewatch-development-secret-change-me-in-production';
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = schema.safeParse(env);
@@ -60,7 +57,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new Error('invalid environment: ALLOW_PRIVATE_NETWORK is for development and tests only');
   }
   if (c.NODE_ENV === 'production' && !c.BETTER_AUTH_SECRET && c.DATABASE_URL) {
-    // A hosted deployment (real database) must not sign sessions with the public development secret.
+    // A hosted deployment (real database) may run several instances with no shared data folder to
+    // keep a generated secret in (lib/auth/secret.ts), so it must be given one.
     throw new Error(
       'invalid environment: BETTER_AUTH_SECRET (32+ characters) is required with DATABASE_URL in production',
     );
@@ -70,7 +68,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return {
     ...c,
     appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
-    authSecret: c.BETTER_AUTH_SECRET ?? DEV_AUTH_SECRET,
     inngestHosted,
     embeddedRunner:
       embeddedFlag === undefined || embeddedFlag === ''

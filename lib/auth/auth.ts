@@ -13,6 +13,8 @@ import { sendMail } from '@/lib/email/transport';
 import { CODES_PER_ADDRESS, codesRecentlySentTo } from './code-limit';
 import { organizationLimitFor } from './org-limit';
 import { createPersonalOrganization } from './personal-org';
+import { routeAllowlist } from './routes';
+import { authSecret } from './secret';
 
 export const OTP_LENGTH = 6;
 export const OTP_TTL_SECONDS = 300;
@@ -23,11 +25,8 @@ function buildAuth(db: Db) {
   return betterAuth({
     appName: 'Sitewatch',
     baseURL: c.appUrl,
-    secret: c.authSecret,
+    secret: authSecret(c),
     trustedOrigins: [c.appUrl],
-    // Role changes and removals go through /v1/members, which holds the organization lock, keeps the
-    // last owner and cleans up site grants; better-auth's own versions would skip all three.
-    disabledPaths: ['/organization/update-member-role', '/organization/remove-member'],
     database: drizzleAdapter(db, { provider: 'pg', schema, usePlural: true }),
     advanced: {
       database: { generateId: () => randomUUID() },
@@ -80,6 +79,8 @@ function buildAuth(db: Db) {
       },
     },
     plugins: [
+      // First, so a route the product does not serve is refused before any other plugin sees it.
+      routeAllowlist(),
       emailOTP({
         otpLength: OTP_LENGTH,
         expiresIn: OTP_TTL_SECONDS,

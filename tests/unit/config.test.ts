@@ -23,6 +23,15 @@ describe('parseConfig', () => {
     );
   });
 
+  it('requires BETTER_AUTH_SECRET with a real database in production, and a long one', () => {
+    const hosted = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db.example/sitewatch' };
+    expect(() => parseConfig(hosted)).toThrow(/BETTER_AUTH_SECRET .* is required with DATABASE_URL/);
+    expect(() => parseConfig({ ...hosted, BETTER_AUTH_SECRET: 'too-short' })).toThrow(/BETTER_AUTH_SECRET/);
+    expect(parseConfig({ ...hosted, BETTER_AUTH_SECRET: 'k'.repeat(32) }).BETTER_AUTH_SECRET).toBe(
+      'k'.repeat(32),
+    );
+  });
+
   it('names the bad variable', () => {
     expect(() => parseConfig({ PORT: 'abc' })).toThrow(/PORT/);
   });

@@ -1,0 +1,107 @@
+import { createEmailVerificationToken } from 'better-auth/api';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as authRoute from '@/app/api/auth/[...all]/route';
+import { authFor } from '@/lib/auth/auth';
+import { AUTH_ROUTES } from '@/lib/auth/routes';
+import type { Db } from '@/lib/db/client';
+import { members, users } from '@/lib/db/schema';
+import { authGet, BASE, freshAddress, signIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+
+let db: Db;
+let teardown: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ db, teardown } = await useTestDatabase());
+});
+afterAll(() => teardown());
+
+/** The secret the source used to ship as the fallback: anyone could read it, so anyone could sign. */
+const PUBLISHED_DEV_SECRET = 'sitewatch-development-secret-change-me-in-production';
+
+/** One request to the auth route handler, as the browser would send it. */
+function call(method: string, route: string): Promise<Response> {
+  const request = new Request(`${BASE}/api/auth${route}`, {
+    method,
+    headers: { 'content-type': 'application/json', origin: BASE, 'x-forwarded-for': freshAddress() },
+    ...(method === 'GET' ? {} : { body: '{}' }),
+  });
+  return method === 'GET' ? authRoute.GET(request) : authRoute.POST(request);
+}
+
+describe('the published development secret', () => {
+  it('signs nothing: a change-email token forged with it is refused and the attacker gets their own account', async () => {
+    expect((await authFor(db).$context).secret).not.toBe(PUBLISHED_DEV_SECRET);
+    const victim = await signIn(db, 'victim@example.com');
+    const [victimMembership] = await db.select().from(members).where(eq(members.userId, victim.userId));
+
+    for (const requestType of ['change-email-verification', undefined]) {
+      const forged = await createEmailVerificationToken(
+        PUBLISHED_DEV_SECRET,
+        'victim@example.com',
+        'attacker@example.com',
+        3600,
+        { userId: victim.userId, ...(requestType ? { requestType } : {}) },
+      );
+      const res = await authGet(`/verify-email?token=${forged}`);
+      expect(res.status).toBe(404);
+    }
+
+    const [victimRow] = await db.select().from(users).where(eq(users.id, victim.userId));
+    expect(victimRow?.email).toBe('victim@example.com');
+
+    const attacker = await signIn(db, 'attacker@example.com');
+    expect(attacker.userId).not.toBe(victim.userId);
+    const attackerOrgs = await db
+      .select({ organizationId: members.organizationId })
+      .from(members)
+      .where(eq(members.userId, attacker.userId));
+    expect(attackerOrgs).toHaveLength(1);
+    expect(attackerOrgs[0]?.organizationId).not.toBe(victimMembership?.organizationId);
+  });
+});
+
+describe('better-auth routes', () => {
+  it('serves only the allowlisted routes: every other endpoint better-auth has answers 404', async () => {
+    const endpoints = Object.values(authFor(db).api as Record<string, { path?: string; options?: unknown }>)
+      .filter(
+        (e): e is { path: string; options: { method?: string | string[] } } => typeof e.path === 'string',
+      )
+      .map((e) => {
+        const method = [e.options.method ?? 'GET'].flat()[0];
+        return { path: e.path.replace(/:[^/]+/g, 'x'), method: method === '*' ? 'POST' : (method ?? 'GET') };
+      });
+    // The walk is only meaningful if it covers what the review found open.
+    const paths = endpoints.map((e) => e.path);
+    for (const p of ['/verify-email', '/change-email', '/email-otp/request-password-reset', '/update-user']) {
+      expect(paths).toContain(p);
+    }
+
+    const answered: string[] = [];
+    for (const { path, method } of endpoints) {
+      const status = (await call(method, path)).status;
+      if (AUTH_ROUTES.has(path)) expect(status, `${method} ${path}`).not.toBe(404);
+      else if (status !== 404) answered.push(`${method} ${path} -> ${status}`);
+    }
+    expect(answered).toEqual([]);
+    // Every allowlisted route is one better-auth actually has (no typo silently disabling one).
+    for (const route of AUTH_ROUTES) expect(paths).toContain(route);
+  });
+
+  it('refuses other spellings of a disabled route', async () => {
+    const spellings = [
+      '/verify-email/',
+      '//verify-email',
+      '/VERIFY-EMAIL',
+      '/verify%2Demail',
+      '/%76erify-email',
+      '/get-session/../verify-email',
+      '//get-session',
+      '/get-session/',
+    ];
+    for (const spelling of spellings) {
+      expect((await call('GET', spelling)).status, spelling).toBe(404);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { createAuthMiddleware } from 'better-auth/api';
 import { nextCookies } from 'better-auth/next-js';
 import { bearer, emailOTP, organization } from 'better-auth/plugins';
 import { and, asc, count, eq } from 'drizzle-orm';
@@ -10,7 +10,7 @@ import { type Db, getDb } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { invitationMessage, signInCodeMessage } from '@/lib/email/templates';
 import { sendMail } from '@/lib/email/transport';
-import { CODES_PER_ADDRESS, codesRecentlySentTo } from './code-limit';
+import { refuseWhenCodeCapReached } from './code-limit';
 import { organizationLimitFor } from './org-limit';
 import { createPersonalOrganization } from './personal-org';
 import { routeAllowlist } from './routes';
@@ -47,12 +47,11 @@ function buildAuth(db: Db) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== '/email-otp/send-verification-otp') return;
-        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
-        if (email && (await codesRecentlySentTo(db, email)) >= CODES_PER_ADDRESS) {
-          throw new APIError('TOO_MANY_REQUESTS', {
-            message: 'too many sign-in codes were sent to this address; wait a few minutes and try again',
-          });
-        }
+        // The cap itself holds in sendVerificationOTP, but better-auth logs a refusal from there and
+        // still answers success. Checking here too answers 429, and refuses before a new code is
+        // generated, so a flood past the cap cannot replace the code the address's owner is typing.
+        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '');
+        if (email) await refuseWhenCodeCapReached(db, email);
       }),
     },
     databaseHooks: {
@@ -86,7 +85,10 @@ function buildAuth(db: Db) {
         expiresIn: OTP_TTL_SECONDS,
         allowedAttempts: OTP_ATTEMPTS,
         storeOTP: 'hashed',
+        // Every code better-auth sends comes through here, whatever the route, type or server call,
+        // so this is where the per-address cap cannot be bypassed.
         async sendVerificationOTP({ email, otp }) {
+          await refuseWhenCodeCapReached(db, email);
           await sendMail(db, signInCodeMessage(email, otp));
         },
       }),

@@ -1,4 +1,20 @@
-export type MailMessage = { to: string; subject: string; text: string; html?: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /**
+   * A value only the recipient may see (a sign-in code): it is sent, and printed on the local outbox's
+   * log line, but the stored copy of the message carries REDACTED in its place.
+   */
+  secret?: string;
+};
+
+/** What the stored copy of a message shows where its secret was. */
+export const REDACTED = '[redacted]';
+
+/** Every sign-in code mail's subject ends so; the per-address code cap counts mails by it. */
+export const SIGN_IN_CODE_SUBJECT_END = ' is your Sitewatch sign-in code';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -9,13 +25,26 @@ function layout(title: string, bodyHtml: string): string {
 
 /** The code leads the subject so it shows in a notification without opening the message. */
 export function signInCodeMessage(to: string, code: string): MailMessage {
-  const subject = `${code} is your Sitewatch sign-in code`;
+  const subject = `${code}${SIGN_IN_CODE_SUBJECT_END}`;
   const text = `Your Sitewatch sign-in code is ${code}.\n\nIt expires in 5 minutes. If you did not ask for it, ignore this message.`;
   const html = layout(
     subject,
     `<p>Your Sitewatch sign-in code is</p><p style="font-size:28px;font-weight:700;letter-spacing:4px">${code}</p><p>It expires in 5 minutes. If you did not ask for it, ignore this message.</p>`,
   );
-  return { to, subject, text, html };
+  return { to, subject, text, html, secret: code };
+}
+
+/** The copy of a message that may be stored: its secret, if any, replaced by REDACTED everywhere. */
+export function redactedCopy(message: MailMessage): Omit<MailMessage, 'secret'> {
+  const { secret, ...rest } = message;
+  if (!secret) return rest;
+  const redact = (s: string) => s.replaceAll(secret, REDACTED);
+  return {
+    ...rest,
+    subject: redact(rest.subject),
+    text: redact(rest.text),
+    ...(rest.html === undefined ? {} : { html: redact(rest.html) }),
+  };
 }
 
 export function invitationMessage(input: {

@@ -2,21 +2,24 @@ import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { mailMessages } from '@/lib/db/schema';
 import { httpRequest } from '@/lib/net';
-import type { MailMessage } from './templates';
+import { type MailMessage, redactedCopy } from './templates';
 
 export class MailDeliveryError extends Error {}
 
 /**
  * Sends one message: through Resend when RESEND_API_KEY is set, otherwise into the local outbox
  * (stored in the database and printed to the server log) so the product works with no provider.
+ * Either way the stored copy has the message's secret (a sign-in code) redacted.
  */
 export async function sendMail(db: Db, message: MailMessage): Promise<{ id: string }> {
   const c = config();
+  const stored = redactedCopy(message);
   if (!c.RESEND_API_KEY) {
     const [row] = await db
       .insert(mailMessages)
-      .values({ ...message, html: message.html ?? null, transport: 'outbox', created_at: Date.now() })
+      .values({ ...stored, html: stored.html ?? null, transport: 'outbox', created_at: Date.now() })
       .returning({ id: mailMessages.id });
+    // The log line is how a self-hoster without a mail provider reads a sign-in code: it keeps it.
     console.log(`mail to=${message.to} subject="${message.subject.replace(/"/g, "'")}"\n${message.text}`);
     return { id: row!.id };
   }
@@ -45,8 +48,8 @@ export async function sendMail(db: Db, message: MailMessage): Promise<{ id: stri
   }
   const id = (JSON.parse(text) as { id?: string }).id ?? null;
   await db.insert(mailMessages).values({
-    ...message,
-    html: message.html ?? null,
+    ...stored,
+    html: stored.html ?? null,
     transport: 'resend',
     provider_id: id,
     created_at: Date.now(),

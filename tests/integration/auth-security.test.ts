@@ -5,8 +5,8 @@ import * as authRoute from '@/app/api/auth/[...all]/route';
 import { authFor } from '@/lib/auth/auth';
 import { AUTH_ROUTES } from '@/lib/auth/routes';
 import type { Db } from '@/lib/db/client';
-import { members, users } from '@/lib/db/schema';
-import { authGet, BASE, freshAddress, signIn } from '../support/auth';
+import { mailMessages, members, users } from '@/lib/db/schema';
+import { authGet, BASE, freshAddress, requestCode, signIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 
 let db: Db;
@@ -59,6 +59,30 @@ describe('the published development secret', () => {
       .where(eq(members.userId, attacker.userId));
     expect(attackerOrgs).toHaveLength(1);
     expect(attackerOrgs[0]?.organizationId).not.toBe(victimMembership?.organizationId);
+  });
+});
+
+describe('the per-address code cap', () => {
+  it('holds on every path that sends a code: a password-reset code past the cap is refused and not mailed', async () => {
+    const email = 'reset-flood@example.com';
+    await signIn(db, email); // the account exists, so a reset code would be sent
+    for (let i = 0; i < 4; i++) expect((await requestCode(email)).res.status).toBe(200);
+    const mailed = () => db.select().from(mailMessages).where(eq(mailMessages.to, email));
+    expect(await mailed()).toHaveLength(5);
+
+    // Over HTTP the password-reset routes are gone; server-side calls still reach sendVerificationOTP.
+    expect((await call('POST', '/email-otp/request-password-reset')).status).toBe(404);
+    // (better-auth logs a refusal from sendVerificationOTP and still answers success: no mail is the proof.)
+    const auth = authFor(db);
+    await auth.api.requestPasswordResetEmailOTP({ body: { email } });
+    for (const type of ['forget-password', 'email-verification'] as const) {
+      await expect(auth.api.sendVerificationOTP({ body: { email, type } })).rejects.toMatchObject({
+        statusCode: 429,
+      });
+    }
+    expect(await mailed()).toHaveLength(5);
+    // The sign-in route itself answers 429 before generating a code.
+    expect((await requestCode(email)).res.status).toBe(429);
   });
 });
 

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
@@ -57,6 +58,29 @@ describe('mail transport', () => {
     const rows = await db.select().from(mailMessages);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ to: 'ada@example.com', transport: 'outbox' });
+  });
+
+  it('stores a sign-in code mail with the code redacted; the outbox log line keeps it', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { id } = await sendMail(db, signInCodeMessage('redact@example.com', '482915'));
+    expect(String(log.mock.calls[0]?.[0])).toContain('subject="482915 is your Sitewatch sign-in code"');
+    const [row] = await db.select().from(mailMessages).where(eq(mailMessages.id, id));
+    expect(row?.subject).toBe('[redacted] is your Sitewatch sign-in code');
+    expect(row?.text).toContain('Your Sitewatch sign-in code is [redacted].');
+    expect(row?.html).toContain('[redacted]');
+    expect(JSON.stringify(row)).not.toContain('482915');
+  });
+
+  it('with RESEND_API_KEY, sends the code to the provider and stores only a redacted copy', async () => {
+    process.env.RESEND_API_KEY = 're_test_secret_value';
+    process.env.RESEND_BASE_URL = resend.origin;
+    resetConfig();
+    await sendMail(db, signInCodeMessage('provider@example.com', '739204'));
+    expect(received.at(-1)?.body).toMatchObject({ subject: '739204 is your Sitewatch sign-in code' });
+    expect(String(received.at(-1)?.body.text)).toContain('739204');
+    const [row] = await db.select().from(mailMessages).where(eq(mailMessages.to, 'provider@example.com'));
+    expect(row).toMatchObject({ transport: 'resend', subject: '[redacted] is your Sitewatch sign-in code' });
+    expect(JSON.stringify(row)).not.toContain('739204');
   });
 
   it('with RESEND_API_KEY, posts to Resend and records the provider id without logging the key', async () => {

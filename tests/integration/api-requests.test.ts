@@ -130,11 +130,14 @@ describe('methods a route does not declare', () => {
     }
   });
 
-  it('answers methods Next.js does not route with 501 and {error} before any route runs', async () => {
+  it('answers unrouted methods (501) and malformed paths (400) with {error} before any route runs', async () => {
     const res = proxy(new NextRequest(`${BASE}/v1/sites`, { method: 'PROPFIND' }));
     expect(res.status).toBe(501);
     expect(await res.json()).toEqual({ error: 'the API does not implement the PROPFIND method' });
-    const passed = proxy(new NextRequest(`${BASE}/v1/sites`, { method: 'GET' }));
+    const malformed = proxy(new NextRequest(`${BASE}/v1/sites/%ZZ/report`));
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ error: 'the path is not validly percent-encoded' });
+    const passed = proxy(new NextRequest(`${BASE}/v1/sites/%E2%82%AC`, { method: 'GET' }));
     expect(passed.headers.get('x-middleware-next')).toBe('1');
   });
 });

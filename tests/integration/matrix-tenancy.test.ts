@@ -62,7 +62,7 @@ const unmatched = (withBody: boolean): Sample => ({
 
 /** One entry per route file (path relative to app/api, params in brackets) and exported method. */
 const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
-  '/v1/[...unknown]': {
+  '/v1/[[...unknown]]': {
     GET: unmatched(false),
     POST: unmatched(true),
     PUT: unmatched(true),
@@ -150,9 +150,9 @@ for (const file of routeFiles) {
   }
 }
 
-/** `/v1/sites/[id]` + `{id}` -> `/api/v1/sites/<id>`; catch-alls take an array. */
+/** `/v1/sites/[id]` + `{id}` -> `/api/v1/sites/<id>`; catch-alls (optional ones too) take an array. */
 function urlPath(route: string, params: Record<string, string | string[]>): string {
-  const filled = route.replace(/\[(?:\.\.\.)?([^\]]+)\]/g, (_, name: string) => {
+  const filled = route.replace(/\[{1,2}(?:\.\.\.)?([^\]]+)\]{1,2}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`sample for ${route} gives no value for [${name}]`);
     return Array.isArray(value) ? value.map(encodeURIComponent).join('/') : encodeURIComponent(value);

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { nextCookies } from 'better-auth/next-js';
 import { bearer, emailOTP, organization } from 'better-auth/plugins';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { config } from '@/lib/config';
 import { type Db, getDb } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { invitationMessage, signInCodeMessage } from '@/lib/email/templates';
 import { sendMail } from '@/lib/email/transport';
 import { refuseWhenCodeCapReached } from './code-limit';
-import { organizationLimitFor } from './org-limit';
+import { atOrganizationLimit } from './org-limit';
 import { createPersonalOrganization } from './personal-org';
 import { routeAllowlist } from './routes';
 import { authSecret } from './secret';
@@ -94,12 +94,17 @@ function buildAuth(db: Db) {
       }),
       organization({
         creatorRole: 'owner',
-        organizationLimit: async (user) => {
-          const [row] = await db
-            .select({ n: count() })
-            .from(schema.members)
-            .where(eq(schema.members.userId, user.id));
-          return (row?.n ?? 0) >= (await organizationLimitFor(db, user.id));
+        organizationLimit: (user) => atOrganizationLimit(db, user.id),
+        organizationHooks: {
+          // The cap is on memberships: without this, invitations would let one account join any number.
+          async beforeAcceptInvitation({ user }) {
+            if (await atOrganizationLimit(db, user.id)) {
+              throw new APIError('FORBIDDEN', {
+                message:
+                  'you already belong to as many organizations as this account may: ask an owner to remove you from one, or request a higher limit (POST /v1/me/limit-requests)',
+              });
+            }
+          },
         },
         invitationExpiresIn: 60 * 60 * 48,
         cancelPendingInvitationsOnReInvite: true,

@@ -1,7 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
-import { limitRequests } from '@/lib/db/schema';
+import { limitRequests, members } from '@/lib/db/schema';
 
 export const ORG_LIMIT_KIND = 'user_orgs';
 
@@ -20,4 +20,17 @@ export async function organizationLimitFor(db: Db, userId: string): Promise<numb
     .orderBy(desc(limitRequests.requested_limit))
     .limit(1);
   return Math.max(config().ORGANIZATIONS_PER_ACCOUNT, approved?.limit ?? 0);
+}
+
+/**
+ * Whether the account already belongs to as many organizations as it may. The cap counts
+ * memberships, however they came about: creating an organization and accepting an invitation both
+ * check it.
+ */
+export async function atOrganizationLimit(db: Db, userId: string): Promise<boolean> {
+  const [[row], limit] = await Promise.all([
+    db.select({ n: count() }).from(members).where(eq(members.userId, userId)),
+    organizationLimitFor(db, userId),
+  ]);
+  return (row?.n ?? 0) >= limit;
 }

@@ -5,8 +5,8 @@ import * as authRoute from '@/app/api/auth/[...all]/route';
 import { authFor } from '@/lib/auth/auth';
 import { AUTH_ROUTES } from '@/lib/auth/routes';
 import type { Db } from '@/lib/db/client';
-import { mailMessages, members, users } from '@/lib/db/schema';
-import { authGet, BASE, freshAddress, requestCode, signIn } from '../support/auth';
+import { invitations, mailMessages, members, users } from '@/lib/db/schema';
+import { authGet, authPost, BASE, freshAddress, requestCode, signIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 
 let db: Db;
@@ -83,6 +83,43 @@ describe('the per-address code cap', () => {
     expect(await mailed()).toHaveLength(5);
     // The sign-in route itself answers 429 before generating a code.
     expect((await requestCode(email)).res.status).toBe(429);
+  });
+});
+
+describe('the organization cap', () => {
+  it('holds when an invitation is accepted: an account at its cap gets a 403 and is not added', async () => {
+    const owner = await signIn(db, 'inviting-owner@example.com');
+    const [{ organizationId } = { organizationId: '' }] = await db
+      .select({ organizationId: members.organizationId })
+      .from(members)
+      .where(eq(members.userId, owner.userId));
+    const invited = await authPost(
+      '/organization/invite-member',
+      { email: 'capped@example.com', role: 'member', organizationId },
+      owner.token,
+    );
+    expect(invited.status).toBe(200);
+    const invitation = (await invited.json()) as { id: string };
+
+    // Its own organization plus a second one: the default cap of two.
+    const capped = await signIn(db, 'capped@example.com');
+    expect(
+      (await authPost('/organization/create', { name: 'Second', slug: 'capped-second' }, capped.token))
+        .status,
+    ).toBe(200);
+
+    const accepted = await authPost(
+      '/organization/accept-invitation',
+      { invitationId: invitation.id },
+      capped.token,
+    );
+    expect(accepted.status).toBe(403);
+    expect(await accepted.text()).toMatch(/as many organizations as this account may/);
+    const memberships = await db.select().from(members).where(eq(members.userId, capped.userId));
+    expect(memberships).toHaveLength(2);
+    expect(memberships.map((m) => m.organizationId)).not.toContain(organizationId);
+    const [row] = await db.select().from(invitations).where(eq(invitations.id, invitation.id));
+    expect(row?.status).toBe('pending');
   });
 });
 

@@ -1,6 +1,5 @@
-import { inngest } from '@/jobs/client';
 import { crawlContinue, crawlFinalize, crawlRequested } from '@/jobs/events';
-import { onBoot } from '@/jobs/runtime';
+import { createFunction, onBoot } from '@/jobs/runtime';
 import { billingPeriod } from '@/lib/billing/period';
 import { DEFAULT_TUNING, type EngineTuning, workRun } from '@/lib/crawl/engine';
 import { finalizeRun } from '@/lib/crawl/finalize';
@@ -23,7 +22,7 @@ const MIN_WAIT_MS = 1_000;
 export function createCrawlFunctions(tuning: Partial<EngineTuning> = {}) {
   const options = { ...DEFAULT_TUNING, ...tuning };
 
-  const crawlRun = inngest.createFunction(
+  const crawlRun = createFunction(
     {
       id: 'crawl-run',
       name: 'Crawl a site',
@@ -52,7 +51,7 @@ export function createCrawlFunctions(tuning: Partial<EngineTuning> = {}) {
     },
   );
 
-  const crawlFinalizeFn = inngest.createFunction(
+  const crawlFinalizeFn = createFunction(
     {
       id: 'crawl-finalize',
       name: 'Finalize a crawl',

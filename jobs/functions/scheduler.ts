@@ -1,5 +1,4 @@
-import { inngest } from '@/jobs/client';
-import { sendEvent } from '@/jobs/runtime';
+import { createFunction, sendEvent } from '@/jobs/runtime';
 import { resumeInterruptedCrawls, STALE_CRAWL_MS } from '@/lib/crawl/resume';
 import { runSchedulerTick } from '@/lib/crawl/scheduler';
 import { getDb } from '@/lib/db/client';
@@ -8,7 +7,7 @@ import { getDb } from '@/lib/db/client';
  * Every minute: start the crawls that are due, and resume crawls whose worker went silent (hosted
  * mode has no boot hook; a lost invocation is picked up here).
  */
-export const crawlSchedulerFunction = inngest.createFunction(
+export const crawlSchedulerFunction = createFunction(
   { id: 'crawl-scheduler', name: 'Start due crawls', retries: 1, triggers: [{ cron: '* * * * *' }] },
   async ({ event, step }) => {
     // The tick's minute: the embedded runner's clock (tests inject one) or Inngest's schedule time.

@@ -15,6 +15,7 @@ import { EmbeddedRunner, type EmbeddedRunnerOptions } from './embedded';
  *     in Postgres, where a later boot resumes it.
  */
 
+export { createFunction } from './definition';
 export { EmbeddedRunner, type EmbeddedRunnerOptions, type ReceivedEvent, type RunOutcome } from './embedded';
 
 export interface BootContext {
@@ -43,14 +44,14 @@ function state(): RuntimeState {
 
 /**
  * Sends one or more declared events (jobs/events.ts). Data is validated against the event's schema
- * first, in every runtime. Resolves when the event is accepted, not when its functions finish.
+ * once, in every runtime (the embedded runner does it as it accepts them). Resolves when the event
+ * is accepted, not when its functions finish.
  */
 export async function sendEvent(events: SitewatchEvent | SitewatchEvent[]): Promise<{ ids: string[] }> {
-  const list = Array.isArray(events) ? events : [events];
-  for (const event of list) await validateSitewatchEvent(event);
-
+  const list = [events].flat();
   const { runner } = state();
   if (runner) return runner.send(list);
+  for (const event of list) await validateSitewatchEvent(event);
   if (config().inngestHosted) {
     const { ids } = await inngest.send(list.map(({ name, data, id, ts }) => ({ name, data, id, ts })));
     return { ids };

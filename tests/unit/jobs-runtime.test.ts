@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { inngest } from '@/jobs/client';
 import { crawlContinue, crawlFinalize, validateSitewatchEvent } from '@/jobs/events';
-import { activeRunner, jobsIdle, onBoot, sendEvent, startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
+import {
+  activeRunner,
+  createFunction,
+  jobsIdle,
+  onBoot,
+  sendEvent,
+  startJobRuntime,
+  stopJobRuntime,
+} from '@/jobs/runtime';
 import { resetConfig } from '@/lib/config';
 import { readRequestBody, startServer } from '@/tests/support/http-server';
 
@@ -55,14 +63,14 @@ describe('sendEvent and the embedded runtime', () => {
 
   it('starts once, routes sendEvent and step.sendEvent in-process, and runs boot hooks', async () => {
     const log: string[] = [];
-    const continueFn = inngest.createFunction(
+    const continueFn = createFunction(
       { id: 'facade-continue', triggers: [crawlContinue] },
       async ({ event, step }) => {
         log.push(`continue ${event.data.runId}`);
         await step.sendEvent('finalize', { name: 'crawl/finalize', data: { runId: event.data.runId } });
       },
     );
-    const finalizeFn = inngest.createFunction(
+    const finalizeFn = createFunction(
       { id: 'facade-finalize', triggers: [crawlFinalize] },
       async ({ event }) => {
         log.push(`finalize ${event.data.runId}`);

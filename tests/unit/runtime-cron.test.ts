@@ -1,91 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { inngest } from '@/jobs/client';
 import type { Clock } from '@/jobs/runtime/clock';
-import { parseCron } from '@/jobs/runtime/cron';
+import { createFunction } from '@/jobs/runtime/definition';
 import { CRON_EVENT, EmbeddedRunner } from '@/jobs/runtime/embedded';
-
-const at = (iso: string) => new Date(iso);
-
-describe('parseCron', () => {
-  it('matches every minute with * * * * *', () => {
-    const every = parseCron('* * * * *');
-    expect(every.matches(at('2025-03-04T00:00:00Z'))).toBe(true);
-    expect(every.matches(at('2025-03-04T17:43:59Z'))).toBe(true);
-  });
-
-  it('handles steps, ranges, lists and stepped ranges', () => {
-    const fives = parseCron('*/5 * * * *');
-    expect(fives.matches(at('2025-03-04T10:05:00Z'))).toBe(true);
-    expect(fives.matches(at('2025-03-04T10:07:00Z'))).toBe(false);
-
-    const office = parseCron('0 9-17 * * 1-5');
-    expect(office.matches(at('2025-03-04T09:00:00Z'))).toBe(true); // Tuesday
-    expect(office.matches(at('2025-03-04T18:00:00Z'))).toBe(false);
-    expect(office.matches(at('2025-03-08T09:00:00Z'))).toBe(false); // Saturday
-
-    const list = parseCron('1,15,30 * * * *');
-    expect([0, 1, 14, 15, 30, 31].map((m) => list.matches(new Date(Date.UTC(2025, 0, 1, 3, m))))).toEqual([
-      false,
-      true,
-      false,
-      true,
-      true,
-      false,
-    ]);
-
-    const steppedRange = parseCron('10-40/10 * * * *');
-    expect(
-      [10, 20, 30, 40, 50].map((m) => steppedRange.matches(new Date(Date.UTC(2025, 0, 1, 3, m)))),
-    ).toEqual([true, true, true, true, false]);
-
-    const fromEvery = parseCron('7/15 * * * *');
-    expect([7, 22, 37, 52, 0].map((m) => fromEvery.matches(new Date(Date.UTC(2025, 0, 1, 3, m))))).toEqual([
-      true,
-      true,
-      true,
-      true,
-      false,
-    ]);
-  });
-
-  it('reads month and weekday names and treats weekday 7 as Sunday', () => {
-    const janMondays = parseCron('30 6 * jan MON');
-    expect(janMondays.matches(at('2025-01-06T06:30:00Z'))).toBe(true);
-    expect(janMondays.matches(at('2025-02-03T06:30:00Z'))).toBe(false);
-    const sundays = parseCron('0 0 * * 7');
-    expect(sundays.matches(at('2025-01-05T00:00:00Z'))).toBe(true);
-  });
-
-  it('ORs day-of-month and day-of-week when both are restricted', () => {
-    const firstOrFriday = parseCron('0 12 1 * 5');
-    expect(firstOrFriday.matches(at('2025-01-01T12:00:00Z'))).toBe(true); // the 1st, a Wednesday
-    expect(firstOrFriday.matches(at('2025-01-03T12:00:00Z'))).toBe(true); // a Friday
-    expect(firstOrFriday.matches(at('2025-01-02T12:00:00Z'))).toBe(false);
-  });
-
-  it('expands macros', () => {
-    expect(parseCron('@hourly').matches(at('2025-01-02T05:00:00Z'))).toBe(true);
-    expect(parseCron('@hourly').matches(at('2025-01-02T05:01:00Z'))).toBe(false);
-    expect(parseCron('@daily').matches(at('2025-01-02T00:00:00Z'))).toBe(true);
-  });
-
-  it('evaluates a TZ= prefix in that zone, UTC otherwise', () => {
-    const paris9 = parseCron('TZ=Europe/Paris 0 9 * * *');
-    expect(paris9.timezone).toBe('Europe/Paris');
-    expect(paris9.matches(at('2025-01-15T08:00:00Z'))).toBe(true); // CET, UTC+1
-    expect(paris9.matches(at('2025-07-15T07:00:00Z'))).toBe(true); // CEST, UTC+2
-    expect(paris9.matches(at('2025-07-15T08:00:00Z'))).toBe(false);
-    expect(parseCron('0 9 * * *').matches(at('2025-01-15T09:00:00Z'))).toBe(true);
-  });
-
-  it('rejects malformed expressions with the expression in the message', () => {
-    expect(() => parseCron('* * * *')).toThrow(/"\* \* \* \*".*5 fields/);
-    expect(() => parseCron('60 * * * *')).toThrow(/minute value "60"/);
-    expect(() => parseCron('*/0 * * * *')).toThrow(/bad step/);
-    expect(() => parseCron('5-1 * * * *')).toThrow(/backwards/);
-    expect(() => parseCron('TZ=Not/AZone * * * * *')).toThrow(/Not\/AZone/);
-  });
-});
 
 /** A clock that only moves when told, firing due timers in order. */
 class ManualClock implements Clock {
@@ -130,7 +46,7 @@ describe('embedded cron scheduling', () => {
 
   it('fires functions at minute boundaries that match their schedule, once per minute', async () => {
     const fired: { fn: string; name: string; cron: unknown; ts: number }[] = [];
-    const everyFive = inngest.createFunction(
+    const everyFive = createFunction(
       { id: 'cron-test-every-five', triggers: [{ cron: '*/5 * * * *' }] },
       async ({ event }) => {
         fired.push({
@@ -141,7 +57,7 @@ describe('embedded cron scheduling', () => {
         });
       },
     );
-    const mondayEleven = inngest.createFunction(
+    const mondayEleven = createFunction(
       { id: 'cron-test-monday', triggers: { cron: '0 11 * * MON' } },
       async ({ event }) => {
         fired.push({
@@ -189,10 +105,7 @@ describe('embedded cron scheduling', () => {
   });
 
   it('stop() clears the scheduler timer', async () => {
-    const fn = inngest.createFunction(
-      { id: 'cron-test-stop', triggers: [{ cron: '* * * * *' }] },
-      async () => {},
-    );
+    const fn = createFunction({ id: 'cron-test-stop', triggers: [{ cron: '* * * * *' }] }, async () => {});
     const clock = new ManualClock(Date.parse('2025-01-06T10:00:00Z'));
     const local = new EmbeddedRunner([fn], { clock, logger: quiet });
     local.start();

@@ -1,7 +1,8 @@
-import { NonRetriableError, StepError } from 'inngest';
+import { eventType, NonRetriableError, type StandardSchemaV1, StepError } from 'inngest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inngest } from '@/jobs/client';
-import { crawlRequested } from '@/jobs/events';
+import { crawlRequested, validateSitewatchEvent } from '@/jobs/events';
+import { createFunction } from '@/jobs/runtime/definition';
 import { EmbeddedRunner, type EmbeddedRunnerOptions } from '@/jobs/runtime/embedded';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
@@ -26,19 +27,19 @@ afterEach(async () => {
 describe('event dispatch', () => {
   it('runs every function triggered by an event with the event as Inngest delivers it', async () => {
     const seen: { fn: string; name: string; data: unknown; id: string | undefined; events: number }[] = [];
-    const first = inngest.createFunction(
+    const first = createFunction(
       { id: 'dispatch-first', triggers: [{ event: 'test/ping' }] },
       async ({ event, events }) => {
         seen.push({ fn: 'first', name: event.name, data: event.data, id: event.id, events: events.length });
       },
     );
-    const second = inngest.createFunction(
+    const second = createFunction(
       { id: 'dispatch-second', triggers: [{ event: 'test/other' }, { event: 'test/ping' }] },
       async ({ event }) => {
         seen.push({ fn: 'second', name: event.name, data: event.data, id: event.id, events: 1 });
       },
     );
-    const unrelated = inngest.createFunction(
+    const unrelated = createFunction(
       { id: 'dispatch-unrelated', triggers: [{ event: 'test/nothing' }] },
       async () => {
         seen.push({ fn: 'unrelated', name: '', data: null, id: undefined, events: 0 });
@@ -61,35 +62,11 @@ describe('event dispatch', () => {
     }
   });
 
-  it('honours trigger `if` filters', async () => {
-    const seen: unknown[] = [];
-    const fn = inngest.createFunction(
-      {
-        id: 'dispatch-if',
-        triggers: [{ event: 'test/filtered', if: "event.data.kind == 'keep' && event.data.n != 2" }],
-      },
-      async ({ event }) => {
-        seen.push(event.data.n);
-      },
-    );
-    const runner = startRunner([fn]);
-    await runner.send([
-      { name: 'test/filtered', data: { kind: 'keep', n: 1 } },
-      { name: 'test/filtered', data: { kind: 'drop', n: 3 } },
-      { name: 'test/filtered', data: { kind: 'keep', n: 2 } },
-    ]);
-    await runner.idle();
-    expect(seen).toEqual([1]);
-  });
-
   it('starts nothing for an event id seen before, like Inngest deduplication', async () => {
     let runs = 0;
-    const fn = inngest.createFunction(
-      { id: 'dispatch-dedupe', triggers: [{ event: 'test/dedupe' }] },
-      async () => {
-        runs += 1;
-      },
-    );
+    const fn = createFunction({ id: 'dispatch-dedupe', triggers: [{ event: 'test/dedupe' }] }, async () => {
+      runs += 1;
+    });
     const runner = startRunner([fn]);
     await runner.send({ name: 'test/dedupe', id: 'same', data: {} });
     await runner.send({ name: 'test/dedupe', id: 'same', data: {} });
@@ -98,62 +75,63 @@ describe('event dispatch', () => {
     expect(runs).toBe(2);
   });
 
-  it('runs once per idempotency key', async () => {
-    const seen: unknown[] = [];
-    const fn = inngest.createFunction(
-      { id: 'dispatch-idempotency', idempotency: 'event.data.key', triggers: [{ event: 'test/idem' }] },
-      async ({ event }) => {
-        seen.push(event.data.n);
-      },
-    );
-    const runner = startRunner([fn]);
-    await runner.send([
-      { name: 'test/idem', data: { key: 'a', n: 1 } },
-      { name: 'test/idem', data: { key: 'a', n: 2 } },
-      { name: 'test/idem', data: { key: 'b', n: 3 } },
-    ]);
-    await runner.idle();
-    expect(seen).toEqual([1, 3]);
-  });
-
-  it('validates data against an eventType() trigger schema and types the handler', async () => {
+  it('validates each event once, against its declaration, and types the handler', async () => {
     const sites: string[] = [];
-    const fn = inngest.createFunction(
-      { id: 'dispatch-typed', triggers: [crawlRequested] },
-      async ({ event }) => {
-        // `event.data` is typed from the zod schema; this line would not compile otherwise.
-        const siteId: string = event.data.siteId;
-        sites.push(siteId);
+    const fn = createFunction({ id: 'dispatch-typed', triggers: [crawlRequested] }, async ({ event }) => {
+      // `event.data` is typed from the zod schema; this line would not compile otherwise.
+      const siteId: string = event.data.siteId;
+      sites.push(siteId);
+    });
+    let validations = 0;
+    const runner = startRunner([fn], {
+      validateEvent: (event) => {
+        validations += 1;
+        return validateSitewatchEvent(event);
       },
-    );
-    const wrapped = inngest.createFunction(
-      {
-        id: 'dispatch-typed-wrapped',
-        triggers: [{ event: crawlRequested, if: 'event.data.chainA11y == true' }],
-      },
-      async ({ event }) => {
-        sites.push(`a11y ${event.data.siteId}`);
-      },
-    );
-    const runner = startRunner([fn, wrapped]);
+    });
     await expect(
       runner.send({ name: 'crawl/requested', data: { siteId: 's1', tenantId: 't1' } }),
     ).rejects.toThrow(/invalid "crawl\/requested" event/);
     await runner.send(crawlRequested.create({ siteId: 's1', tenantId: 't1', runId: 'r1', chainA11y: false }));
     await runner.send(crawlRequested.create({ siteId: 's2', tenantId: 't1', runId: 'r2', chainA11y: true }));
     await runner.idle();
-    expect(sites.sort()).toEqual(['a11y s2', 's1', 's2']);
+    expect(sites.sort()).toEqual(['s1', 's2']);
+    expect(validations).toBe(3);
+  });
+
+  it('checks a trigger schema only through validateEvent, so each event is validated once', async () => {
+    let checks = 0;
+    const schema: StandardSchemaV1<Record<string, unknown>> = {
+      '~standard': {
+        version: 1,
+        vendor: 'test',
+        validate: (value) => {
+          checks += 1;
+          return { value: value as Record<string, unknown> };
+        },
+      },
+    };
+    const counted = eventType('test/counted', { schema });
+    const fn = createFunction({ id: 'dispatch-counted', triggers: [counted] }, async () => {});
+    const runner = startRunner([fn], {
+      validateEvent: async (event) => {
+        await counted.schema['~standard'].validate(event.data);
+      },
+    });
+    await runner.send({ name: 'test/counted', data: {} });
+    await runner.idle();
+    expect(checks).toBe(1);
   });
 
   it('refuses options whose behaviour it does not reproduce', () => {
-    const throttled = inngest.createFunction(
+    const throttled = createFunction(
       { id: 'dispatch-throttled', throttle: { limit: 1, period: '1m' }, triggers: [{ event: 'test/x' }] },
       async () => {},
     );
     expect(() => new EmbeddedRunner([throttled])).toThrow(
       /"dispatch-throttled": option "throttle" is not supported/,
     );
-    const oddKey = inngest.createFunction(
+    const oddKey = createFunction(
       {
         id: 'dispatch-odd-key',
         concurrency: { limit: 1, key: 'event.data.list[0]' },
@@ -163,6 +141,36 @@ describe('event dispatch', () => {
     );
     expect(() => new EmbeddedRunner([oddKey])).toThrow(/cannot evaluate expression "event.data.list\[0\]"/);
   });
+
+  it('refuses features no function uses, and functions it cannot read through the public API', () => {
+    const refused = (options: Parameters<typeof createFunction>[0]) => () =>
+      new EmbeddedRunner([createFunction(options, async () => {})]);
+    const on = [{ event: 'test/x' }];
+    expect(refused({ id: 'r-if', triggers: [{ event: 'test/x', if: 'event.data.n == 1' }] })).toThrow(
+      /"r-if": trigger "if" filters are not supported/,
+    );
+    expect(refused({ id: 'r-idem', idempotency: 'event.data.n', triggers: on })).toThrow(
+      /"r-idem": option "idempotency" is not supported/,
+    );
+    expect(refused({ id: 'r-fail', onFailure: async () => {}, triggers: on })).toThrow(
+      /"r-fail": option "onFailure" is not supported/,
+    );
+    expect(
+      refused({
+        id: 'r-scope',
+        concurrency: { limit: 1, scope: 'account', key: 'event.data.n' },
+        triggers: on,
+      }),
+    ).toThrow(/"r-scope": concurrency scope "account" is not supported/);
+    expect(refused({ id: 'r-cron', triggers: [{ cron: '61 * * * *' }] })).toThrow(
+      /"r-cron": cron "61 \* \* \* \*"/,
+    );
+    // Made by the SDK alone: its handler is private, so the runner would have to read SDK internals.
+    const bare = inngest.createFunction({ id: 'r-bare', triggers: on }, async () => {});
+    expect(() => new EmbeddedRunner([bare])).toThrow(
+      /"r-bare": create it with createFunction from @\/jobs\/runtime/,
+    );
+  });
 });
 
 describe('steps', () => {
@@ -170,7 +178,7 @@ describe('steps', () => {
     const calls: string[] = [];
     let attempts = 0;
     let result: unknown;
-    const fn = inngest.createFunction(
+    const fn = createFunction(
       { id: 'steps-memo', retries: 1, triggers: [{ event: 'test/memo' }] },
       async ({ step, attempt }) => {
         attempts += 1;
@@ -207,7 +215,7 @@ describe('steps', () => {
   it('step.sendEvent dispatches in-process to the next function, once per run', async () => {
     const chain: string[] = [];
     let attempt0Failed = false;
-    const first = inngest.createFunction(
+    const first = createFunction(
       { id: 'steps-chain-first', triggers: [{ event: 'test/chain.start' }] },
       async ({ event, step }) => {
         chain.push(`first ${event.data.n}`);
@@ -222,7 +230,7 @@ describe('steps', () => {
         }
       },
     );
-    const second = inngest.createFunction(
+    const second = createFunction(
       { id: 'steps-chain-second', triggers: [{ event: 'test/chain.next' }] },
       async ({ event }) => {
         chain.push(`second ${event.data.n}`);
@@ -238,7 +246,7 @@ describe('steps', () => {
 
   it('step.sleep really waits, and accepts time strings and milliseconds', async () => {
     let elapsed = 0;
-    const fn = inngest.createFunction(
+    const fn = createFunction(
       { id: 'steps-sleep', triggers: [{ event: 'test/sleep' }] },
       async ({ step }) => {
         const started = performance.now();
@@ -256,7 +264,7 @@ describe('steps', () => {
   it('fails a run at once on a malformed sleep duration', async () => {
     const outcomes: unknown[] = [];
     let attempts = 0;
-    const fn = inngest.createFunction(
+    const fn = createFunction(
       { id: 'steps-bad-sleep', triggers: [{ event: 'test/bad-sleep' }] },
       async ({ step }) => {
         attempts += 1;
@@ -275,21 +283,18 @@ describe('steps', () => {
   it('step.waitForEvent fails the run with a clear message and no retries', async () => {
     const errors: string[] = [];
     let attempts = 0;
-    const fn = inngest.createFunction(
-      {
-        id: 'steps-wait',
-        retries: 3,
-        triggers: [{ event: 'test/wait' }],
-        onFailure: async ({ error }) => {
-          errors.push(error.message);
-        },
-      },
+    const fn = createFunction(
+      { id: 'steps-wait', retries: 3, triggers: [{ event: 'test/wait' }] },
       async ({ step }) => {
         attempts += 1;
         await step.waitForEvent('approval', { event: 'test/approved', timeout: '1h' });
       },
     );
-    const runner = startRunner([fn]);
+    const runner = startRunner([fn], {
+      onRunFinished: (o) => {
+        if (o.status === 'failed') errors.push((o.error as Error).message);
+      },
+    });
     await runner.send({ name: 'test/wait', data: {} });
     await runner.idle();
     expect(attempts).toBe(1);
@@ -303,7 +308,7 @@ describe('retries', () => {
     let stepCalls = 0;
     let handlerRuns = 0;
     let value: unknown;
-    const fn = inngest.createFunction(
+    const fn = createFunction(
       { id: 'retries-step', retries: 2, triggers: [{ event: 'test/flaky' }] },
       async ({ step }) => {
         handlerRuns += 1;
@@ -325,7 +330,7 @@ describe('retries', () => {
   it('hands a StepError to the handler once a step has used its retries', async () => {
     let caught: unknown;
     let stepCalls = 0;
-    const fn = inngest.createFunction(
+    const fn = createFunction(
       { id: 'retries-exhausted-step', retries: 1, triggers: [{ event: 'test/broken' }] },
       async ({ step }) => {
         try {
@@ -347,36 +352,34 @@ describe('retries', () => {
     expect((caught as StepError).message).toBe('always broken');
   });
 
-  it('re-executes a failing handler up to its retries, then calls onFailure with the final error', async () => {
+  it('re-executes a failing handler up to its retries, then reports the final error', async () => {
     const attempts: number[] = [];
     const failures: { message: string; name: string; data: unknown }[] = [];
-    const fn = inngest.createFunction(
-      {
-        id: 'retries-handler',
-        retries: 2,
-        triggers: [{ event: 'test/doomed' }],
-        onFailure: async ({ error, event }) => {
-          failures.push({ message: error.message, name: event.name, data: event.data.event.data });
-        },
-      },
+    const fn = createFunction(
+      { id: 'retries-handler', retries: 2, triggers: [{ event: 'test/doomed' }] },
       async ({ attempt, maxAttempts }) => {
         attempts.push(attempt);
         throw new Error(`attempt ${attempt + 1} of ${maxAttempts} failed`);
       },
     );
-    const runner = startRunner([fn]);
+    const runner = startRunner([fn], {
+      onRunFinished: (o) => {
+        if (o.status === 'failed')
+          failures.push({ message: (o.error as Error).message, name: o.event.name, data: o.event.data });
+      },
+    });
     await runner.send({ name: 'test/doomed', data: { site: 'x' } });
     await runner.idle();
     expect(attempts).toEqual([0, 1, 2]);
     expect(failures).toEqual([
-      { message: 'attempt 3 of 3 failed', name: 'inngest/function.failed', data: { site: 'x' } },
+      { message: 'attempt 3 of 3 failed', name: 'test/doomed', data: { site: 'x' } },
     ]);
   });
 
   it('does not retry a NonRetriableError, and uses the configured delay between attempts', async () => {
     const delays: number[] = [];
     let nonRetriableRuns = 0;
-    const stops = inngest.createFunction(
+    const stops = createFunction(
       { id: 'retries-non-retriable', triggers: [{ event: 'test/stop' }] },
       async () => {
         nonRetriableRuns += 1;
@@ -384,7 +387,7 @@ describe('retries', () => {
       },
     );
     let flakyRuns = 0;
-    const flaky = inngest.createFunction(
+    const flaky = createFunction(
       { id: 'retries-delay', retries: 3, triggers: [{ event: 'test/delay' }] },
       async () => {
         flakyRuns += 1;
@@ -412,7 +415,7 @@ describe('concurrency', () => {
   it('runs one at a time per key and different keys in parallel, queueing FIFO without dropping', async () => {
     const log: string[] = [];
     const started = new Set<string>();
-    const fn = inngest.createFunction(
+    const fn = createFunction(
       {
         id: 'concurrency-keyed',
         concurrency: { limit: 1, key: 'event.data.siteId' },
@@ -457,7 +460,7 @@ describe('concurrency', () => {
     let running = 0;
     let peak = 0;
     let finished = 0;
-    const fn = inngest.createFunction(
+    const fn = createFunction(
       { id: 'concurrency-limit', concurrency: 2, triggers: [{ event: 'test/capped' }] },
       async () => {
         running += 1;
@@ -478,7 +481,7 @@ describe('concurrency', () => {
 describe('idle and stop', () => {
   it('idle() waits for chained work; stop() waits for in-flight runs and then refuses events', async () => {
     const done: string[] = [];
-    const slow = inngest.createFunction(
+    const slow = createFunction(
       { id: 'lifecycle-slow', triggers: [{ event: 'test/slow' }] },
       async ({ step }) => {
         await step.sleep('nap', 80);
@@ -498,14 +501,8 @@ describe('idle and stop', () => {
   });
 
   it('refuses two functions with the same id', () => {
-    const a = inngest.createFunction(
-      { id: 'lifecycle-dup', triggers: [{ event: 'test/a' }] },
-      async () => {},
-    );
-    const b = inngest.createFunction(
-      { id: 'lifecycle-dup', triggers: [{ event: 'test/b' }] },
-      async () => {},
-    );
+    const a = createFunction({ id: 'lifecycle-dup', triggers: [{ event: 'test/a' }] }, async () => {});
+    const b = createFunction({ id: 'lifecycle-dup', triggers: [{ event: 'test/b' }] }, async () => {});
     expect(() => new EmbeddedRunner([a, b])).toThrow(/share the id "lifecycle-dup"/);
   });
 });

@@ -1,14 +1,14 @@
 import { InngestTestEngine } from '@inngest/test';
 import { describe, expect, it } from 'vitest';
-import { inngest } from '@/jobs/client';
 import { crawlContinue } from '@/jobs/events';
+import { createFunction } from '@/jobs/runtime/definition';
 import { EmbeddedRunner, type RunOutcome } from '@/jobs/runtime/embedded';
 
 /**
  * One definition, run by Inngest's own execution engine (through @inngest/test, which drives the
  * SDK's step protocol in-process) and by the embedded runner: both must produce the same result.
  */
-const batches = inngest.createFunction(
+const batches = createFunction(
   { id: 'engine-parity', concurrency: { limit: 1, key: 'event.data.runId' }, triggers: [crawlContinue] },
   async ({ event, step }) => {
     const worked: number[] = [];

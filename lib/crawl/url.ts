@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { compileGlobs, globProblem } from './glob';
 
 /** Spec limit on `excludePaths` and `stripParams` entries per site. */
 export const MAX_EXCLUDE_PATHS = 200;
@@ -120,7 +120,9 @@ const PLAIN_AUTHORITY: boolean[] = Array.from({ length: 128 }, (_, c) =>
  * - a pattern without a leading `/` matches at any depth: `*.pdf` matches `/files/a.pdf`,
  *   `tag/**` matches `/en/tag/news`;
  * - a trailing slash on the path is ignored (`/about` also excludes `/about/`);
- * - `*` and `?` do not cross `/`; `**` does; matching is case-sensitive and `*` matches dot-files.
+ * - `*` and `?` do not cross `/`; `**` does; matching is case-sensitive and `*` matches dot-files;
+ *   `[a-z]` and `{a,b}` work as in a shell (the full syntax is in `./glob`).
+ * Matching takes time linear in the path (no backtracking), whatever the patterns.
  */
 export type PathMatcher = (url: string | URL) => boolean;
 
@@ -129,13 +131,12 @@ const NEVER: PathMatcher = () => false;
 export function compileExcludes(globs: readonly string[]): PathMatcher {
   const patterns = globs.map((g) => g.trim()).filter((g) => g !== '');
   if (patterns.length === 0) return NEVER;
-  const anchored = patterns.map((g) => (g.startsWith('/') ? g : `**/${g}`));
-  const match = picomatch(anchored, { dot: true });
+  const set = compileGlobs(patterns.map((g) => (g.startsWith('/') ? g : `**/${g}`)));
   return (url) => {
     const path = decodedPathname(url);
     if (path === null) return false;
-    if (match(path)) return true;
-    return path.length > 1 && path.endsWith('/') && match(path.slice(0, -1));
+    if (set.matches(path)) return true;
+    return path.length > 1 && path.endsWith('/') && set.matches(path.slice(0, -1));
   };
 }
 
@@ -175,12 +176,8 @@ export function validateExcludeGlob(glob: string): string | null {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(glob.trim()))
     return 'must be a path pattern such as /blog/**, not a full URL';
   if (glob.includes('#')) return 'must not contain a fragment (#); patterns match the path only';
-  try {
-    picomatch.makeRe(glob);
-  } catch {
-    return 'is not a valid glob pattern';
-  }
-  return null;
+  const problem = globProblem(glob);
+  return problem === null ? null : `is not a valid glob pattern: ${problem}`;
 }
 
 /** Error message for one `stripParams` entry, or null when it is usable. */

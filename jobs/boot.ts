@@ -1,11 +1,13 @@
 import { functions } from '@/jobs/functions';
 import { startJobRuntime } from '@/jobs/runtime';
+import { startAuth } from '@/lib/auth/start';
 import { config } from '@/lib/config';
 import { getDbHandle } from '@/lib/db/client';
 
 /** Server start-up: database first (migrations), then the job runtime and its boot hooks. */
 export async function boot(): Promise<void> {
   const c = config();
+  startAuth(c);
   const handle = await getDbHandle();
   const runner = await startJobRuntime({ functions });
   console.log(

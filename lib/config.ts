@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -20,6 +21,12 @@ const schema = z.object({
   DATABASE_URL: z.string().optional(),
   PGLITE_DIR: z.string().default('.data/pglite'),
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
+  /**
+   * Who may tell the server a client's address (rate limits key on it). Unset: nobody, the server
+   * is reached directly and uses the connection's address. `vercel`: Vercel's header. Otherwise a
+   * comma-separated list of the proxies' addresses or CIDR ranges, which append to X-Forwarded-For.
+   */
+  TRUSTED_PROXY: z.string().optional(),
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_DEV: z.string().optional(),
@@ -40,8 +47,12 @@ const schema = z.object({
   EMBEDDED_RUNNER: z.enum(['true', 'false', '1', '0', '']).optional(),
 });
 
+/** Where a request's client address comes from: see TRUSTED_PROXY. */
+export type TrustedProxy = { kind: 'none' } | { kind: 'vercel' } | { kind: 'addresses'; ranges: string[] };
+
 export type Config = z.infer<typeof schema> & {
   appUrl: string;
+  trustedProxy: TrustedProxy;
   inngestHosted: boolean;
   embeddedRunner: boolean;
 };
@@ -63,17 +74,45 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       'invalid environment: BETTER_AUTH_SECRET (32+ characters) is required with DATABASE_URL in production',
     );
   }
+  const trustedProxy = parseTrustedProxy(c.TRUSTED_PROXY);
   const inngestHosted = Boolean(c.INNGEST_EVENT_KEY || c.INNGEST_SIGNING_KEY || c.INNGEST_DEV);
   const embeddedFlag = c.EMBEDDED_RUNNER;
   return {
     ...c,
     appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    trustedProxy,
     inngestHosted,
     embeddedRunner:
       embeddedFlag === undefined || embeddedFlag === ''
         ? !inngestHosted
         : embeddedFlag === 'true' || embeddedFlag === '1',
   };
+}
+
+function parseTrustedProxy(value: string | undefined): TrustedProxy {
+  const text = value?.trim() ?? '';
+  if (text === '') return { kind: 'none' };
+  if (text.toLowerCase() === 'vercel') return { kind: 'vercel' };
+  const ranges = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const invalid = ranges.filter((entry) => !isAddressOrRange(entry));
+  if (invalid.length > 0) {
+    throw new Error(
+      `invalid environment: TRUSTED_PROXY: ${invalid.join(', ')} is not an IP address or CIDR range (or use "vercel")`,
+    );
+  }
+  return { kind: 'addresses', ranges };
+}
+
+/** Dotted-quad IPv4 or IPv6, with an optional prefix: the forms better-auth's proxy matching reads. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  if (rest.length > 0) return false;
+  const v6 = ipaddr.IPv6.isValid(address);
+  if (!v6 && !ipaddr.IPv4.isValidFourPartDecimal(address)) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (v6 ? 128 : 32));
 }
 
 let cached: Config | undefined;

@@ -10,6 +10,7 @@ import { type Db, getDb } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { invitationMessage, signInCodeMessage } from '@/lib/email/templates';
 import { sendMail } from '@/lib/email/transport';
+import { clientAddressOptions } from './client-address';
 import { refuseWhenCodeCapReached } from './code-limit';
 import { atOrganizationLimit } from './org-limit';
 import { createPersonalOrganization } from './personal-org';
@@ -30,9 +31,10 @@ function buildAuth(db: Db) {
     database: drizzleAdapter(db, { provider: 'pg', schema, usePlural: true }),
     advanced: {
       database: { generateId: () => randomUUID() },
+      ipAddress: clientAddressOptions(c.trustedProxy),
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
-    // Always on, tests included: limits are per client address (x-forwarded-for / x-real-ip).
+    // Always on, tests included: limits are per client address (see lib/auth/client-address.ts).
     rateLimit: {
       enabled: true,
       storage: 'database',

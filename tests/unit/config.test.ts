@@ -32,6 +32,19 @@ describe('parseConfig', () => {
     );
   });
 
+  it('reads TRUSTED_PROXY as direct, Vercel, or a list of proxy addresses and ranges', () => {
+    expect(parseConfig({}).trustedProxy).toEqual({ kind: 'none' });
+    expect(parseConfig({ TRUSTED_PROXY: '' }).trustedProxy).toEqual({ kind: 'none' });
+    expect(parseConfig({ TRUSTED_PROXY: 'vercel' }).trustedProxy).toEqual({ kind: 'vercel' });
+    expect(parseConfig({ TRUSTED_PROXY: '10.0.0.5, 172.16.0.0/12,::1' }).trustedProxy).toEqual({
+      kind: 'addresses',
+      ranges: ['10.0.0.5', '172.16.0.0/12', '::1'],
+    });
+    for (const bad of ['cloudflare', '10.1', '10.0.0.0/33', '10.0.0.1/8/1', '2001:db8::/129']) {
+      expect(() => parseConfig({ TRUSTED_PROXY: bad }), bad).toThrow(/TRUSTED_PROXY/);
+    }
+  });
+
   it('names the bad variable', () => {
     expect(() => parseConfig({ PORT: 'abc' })).toThrow(/PORT/);
   });

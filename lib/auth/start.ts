@@ -1,0 +1,13 @@
+import type { Config } from '@/lib/config';
+import { installClientAddressFrontDoor } from './client-address';
+import { authSecret } from './secret';
+
+/**
+ * Auth's part of server start-up, before the first request: the signing secret exists (the first
+ * boot generates it, and a damaged secret file stops the boot here rather than at the first sign-in),
+ * and client addresses come from the connection (see client-address.ts).
+ */
+export function startAuth(c: Config): void {
+  authSecret(c);
+  installClientAddressFrontDoor(c.trustedProxy);
+}

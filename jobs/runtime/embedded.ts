@@ -28,33 +28,16 @@ export type RunOutcome = { functionId: string; runId: string; event: ReceivedEve
 );
 
 /** An event as functions receive it. */
-export interface ReceivedEvent {
-  name: string;
-  data: Record<string, unknown>;
-  id: string;
-  ts: number;
-}
+export type ReceivedEvent = { name: string; data: Record<string, unknown>; id: string; ts: number };
 
-interface Run {
-  definition: FunctionDefinition;
-  event: ReceivedEvent;
-  /** Concurrency slots the run holds while active. */
-  slots: { id: string; limit: number }[];
-}
+/** A queued run; `slot` names its function and concurrency key, and counts the runs holding it. */
+type Run = { definition: FunctionDefinition; event: ReceivedEvent; slot: string };
 
 /** The event Inngest sends to cron-triggered functions. */
 export const CRON_EVENT = 'inngest/scheduled.timer';
 /** Inngest ignores an event whose id it has seen within the last 24 hours; so does the runner. */
 const DEDUPLICATION_WINDOW_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60_000;
-
-/** Console output without the per-run debug lines, which would repeat every minute for crons. */
-const consoleLogger: Logger = {
-  info: (...args) => console.info(...args),
-  warn: (...args) => console.warn(...args),
-  error: (...args) => console.error(...args),
-  debug: () => {},
-};
 
 export class EmbeddedRunner {
   readonly definitions: readonly FunctionDefinition[];
@@ -63,8 +46,8 @@ export class EmbeddedRunner {
   private readonly options: EmbeddedRunnerOptions;
   /** Runs waiting for a concurrency slot, oldest first. */
   private readonly queue: Run[] = [];
+  /** Active runs per slot; empty when nothing runs. */
   private readonly slotUsage = new Map<string, number>();
-  private active = 0;
   /** Sends still validating; `idle()` must not resolve before their runs are queued. */
   private accepting = 0;
   private readonly idleWaiters: (() => void)[] = [];
@@ -79,7 +62,7 @@ export class EmbeddedRunner {
     const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
     if (duplicate) throw new Error(`embedded runner: two functions share the id "${duplicate}"`);
     this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? console;
     this.options = options;
   }
 
@@ -89,7 +72,7 @@ export class EmbeddedRunner {
     if (this.cronTimer !== undefined || !this.definitions.some((d) => d.crons.length > 0)) return;
     // The minute we start in has begun already; its schedule was due at its first second.
     this.lastCronMinute = Math.floor(this.clock.now() / MINUTE_MS);
-    this.scheduleCronTick();
+    this.armCron();
   }
 
   /**
@@ -129,13 +112,8 @@ export class EmbeddedRunner {
     for (const definition of this.definitions) {
       for (const cron of definition.crons) {
         if (!cron.schedule.match(new Date(minuteStart))) continue;
-        const event = {
-          name: CRON_EVENT,
-          data: { cron: cron.expression },
-          id: randomUUID(),
-          ts: minuteStart,
-        };
-        this.enqueue(definition, event);
+        const data = { cron: cron.expression };
+        this.enqueue(definition, { name: CRON_EVENT, data, id: randomUUID(), ts: minuteStart });
       }
     }
   }
@@ -172,31 +150,29 @@ export class EmbeddedRunner {
   }
 
   private enqueue(definition: FunctionDefinition, event: ReceivedEvent): void {
-    const slots = definition.concurrency
-      .filter((rule) => rule.limit > 0)
-      .map((rule, index) => ({ id: `${definition.id}:${index}:${rule.key(event)}`, limit: rule.limit }));
-    this.queue.push({ definition, event, slots });
+    this.queue.push({
+      definition,
+      event,
+      slot: `${definition.id}:${definition.concurrency?.key(event) ?? ''}`,
+    });
     this.pump();
   }
 
-  /** Starts every queued run whose slots have room, in queue order, so each key stays FIFO. */
+  /** Starts every queued run whose slot has room, in queue order, so each key stays FIFO. */
   private pump(): void {
     for (let i = 0; i < this.queue.length; ) {
       const run = this.queue[i] as Run;
-      if (!run.slots.every((slot) => (this.slotUsage.get(slot.id) ?? 0) < slot.limit)) {
+      const used = this.slotUsage.get(run.slot) ?? 0;
+      if (used >= (run.definition.concurrency?.limit ?? Number.POSITIVE_INFINITY)) {
         i += 1;
         continue;
       }
       this.queue.splice(i, 1);
-      for (const slot of run.slots) this.slotUsage.set(slot.id, (this.slotUsage.get(slot.id) ?? 0) + 1);
-      this.active += 1;
+      this.slotUsage.set(run.slot, used + 1);
       void this.execute(run).finally(() => {
-        for (const slot of run.slots) {
-          const left = (this.slotUsage.get(slot.id) ?? 1) - 1;
-          if (left > 0) this.slotUsage.set(slot.id, left);
-          else this.slotUsage.delete(slot.id);
-        }
-        this.active -= 1;
+        const left = (this.slotUsage.get(run.slot) ?? 1) - 1;
+        if (left > 0) this.slotUsage.set(run.slot, left);
+        else this.slotUsage.delete(run.slot);
         this.pump();
         this.settleIdle();
       });
@@ -204,7 +180,7 @@ export class EmbeddedRunner {
   }
 
   private settleIdle(): void {
-    if (this.active > 0 || this.queue.length > 0 || this.accepting > 0) return;
+    if (this.slotUsage.size > 0 || this.queue.length > 0 || this.accepting > 0) return;
     for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
@@ -215,13 +191,7 @@ export class EmbeddedRunner {
    */
   private async execute({ definition, event }: Run): Promise<void> {
     const runId = randomUUID();
-    const prefix = `[${definition.id} ${runId.slice(0, 8)}]`;
-    const logger: Logger = {
-      info: (...args) => this.logger.info(prefix, ...args),
-      warn: (...args) => this.logger.warn(prefix, ...args),
-      error: (...args) => this.logger.error(prefix, ...args),
-      debug: (...args) => this.logger.debug(prefix, ...args),
-    };
+    const logger = this.logger;
     const { retries } = definition;
     const retryDelay = this.options.retryDelay ?? ((n: number) => Math.min(1000 * 2 ** (n - 1), MINUTE_MS));
     const memo: StepMemo = new Map();
@@ -235,37 +205,31 @@ export class EmbeddedRunner {
         outcome = { functionId: definition.id, runId, event, status: 'completed', result };
       } catch (error) {
         if (attempt >= retries || error instanceof StepError || error instanceof NonRetriableError) {
-          logger.error(`failed after ${attempt + 1} attempt(s):`, error);
+          logger.error(`${definition.id}: failed after ${attempt + 1} attempt(s):`, error);
           outcome = { functionId: definition.id, runId, event, status: 'failed', error };
         } else {
-          logger.warn(`attempt ${attempt + 1} of ${retries + 1} failed, retrying:`, error);
+          logger.warn(`${definition.id}: attempt ${attempt + 1} of ${retries + 1} failed, retrying:`, error);
           await wait(this.clock, retryDelay(attempt + 1));
         }
       }
     }
-    try {
-      this.options.onRunFinished?.(outcome);
-    } catch (error) {
-      logger.error('onRunFinished observer failed:', error);
-    }
+    this.options.onRunFinished?.(outcome);
   }
 
-  private scheduleCronTick(): void {
-    const now = this.clock.now();
-    const nextMinute = (Math.floor(now / MINUTE_MS) + 1) * MINUTE_MS;
-    this.cronTimer = this.clock.setTimer(() => this.cronTick(), nextMinute - now, { background: true });
-  }
-
-  private cronTick(): void {
-    this.cronTimer = undefined;
-    if (this.stopped) return;
-    const minute = Math.floor(this.clock.now() / MINUTE_MS);
-    // A timer may wake a little early; each minute fires once. Missed minutes are not caught up,
-    // matching Inngest, which does not backfill schedules.
-    if (minute > this.lastCronMinute) {
-      this.lastCronMinute = minute;
-      this.fireCron(new Date(minute * MINUTE_MS));
-    }
-    this.scheduleCronTick();
+  /** Fires each minute's schedules once, at the start of the minute as the clock sees it. */
+  private armCron(): void {
+    const fire = () => {
+      const minute = Math.floor(this.clock.now() / MINUTE_MS);
+      // A timer may wake a little early; each minute fires once. Missed minutes are not caught up,
+      // matching Inngest, which does not backfill schedules.
+      if (minute > this.lastCronMinute) {
+        this.lastCronMinute = minute;
+        this.fireCron(new Date(minute * MINUTE_MS));
+      }
+      this.armCron();
+    };
+    this.cronTimer = this.clock.setTimer(fire, MINUTE_MS - (this.clock.now() % MINUTE_MS), {
+      background: true,
+    });
   }
 }

@@ -18,12 +18,8 @@ import { EmbeddedRunner, type EmbeddedRunnerOptions } from './embedded';
 export { createFunction } from './definition';
 export { EmbeddedRunner, type EmbeddedRunnerOptions, type ReceivedEvent, type RunOutcome } from './embedded';
 
-export interface BootContext {
-  sendEvent: typeof sendEvent;
-}
-
 /** Work to do when an embedded runner starts, typically re-sending events for interrupted runs. */
-export type BootHook = (ctx: BootContext) => Promise<void> | void;
+export type BootHook = (ctx: { sendEvent: typeof sendEvent }) => Promise<void> | void;
 
 interface RuntimeState {
   runner?: EmbeddedRunner;
@@ -49,14 +45,13 @@ function state(): RuntimeState {
  */
 export async function sendEvent(events: SitewatchEvent | SitewatchEvent[]): Promise<{ ids: string[] }> {
   const list = [events].flat();
-  const { runner } = state();
-  if (runner) return runner.send(list);
+  const current = state();
+  if (current.runner) return current.runner.send(list);
   for (const event of list) await validateSitewatchEvent(event);
   if (config().inngestHosted) {
     const { ids } = await inngest.send(list.map(({ name, data, id, ts }) => ({ name, data, id, ts })));
     return { ids };
   }
-  const current = state();
   if (!current.warnedDropped) {
     current.warnedDropped = true;
     console.warn(

@@ -17,12 +17,7 @@ export type StepMemo = Map<
   { ok: true; value: unknown } | { ok: false; error: ReturnType<typeof serializeError> }
 >;
 
-export interface EventToSend {
-  name: string;
-  data?: unknown;
-  id?: string;
-  ts?: number;
-}
+export type EventToSend = { name: string; data?: unknown; id?: string; ts?: number };
 
 export interface StepDeps {
   memo: StepMemo;
@@ -77,16 +72,9 @@ export function createStepTools({ memo, clock, logger, retries, retryDelay, send
 
   const tools = {
     run: (id: string, fn: () => unknown) => once(id, fn, true),
-    sleep: async (id: string, duration: unknown) => {
-      let ms: number;
-      try {
-        ms = durationToMs(duration as number, { name: 'step.sleep duration' });
-      } catch (error) {
-        // A malformed duration fails the same way on every attempt; retrying would only delay the news.
-        throw new NonRetriableError(error instanceof Error ? error.message : String(error));
-      }
-      await once(id, () => wait(clock, ms), false);
-    },
+    // Not retried: a malformed duration fails the same way on every attempt.
+    sleep: (id: string, duration: number | string) =>
+      once(id, () => wait(clock, durationToMs(duration, { name: 'step.sleep duration' })), false),
     sendEvent: (id: string, payload: EventToSend | EventToSend[]) =>
       once(id, () => sendEvents([payload].flat()), true),
   };

@@ -147,7 +147,7 @@ describe('event dispatch', () => {
       new EmbeddedRunner([createFunction(options, async () => {})]);
     const on = [{ event: 'test/x' }];
     expect(refused({ id: 'r-if', triggers: [{ event: 'test/x', if: 'event.data.n == 1' }] })).toThrow(
-      /"r-if": trigger "if" filters are not supported/,
+      /"r-if": a trigger "if" filter is not supported/,
     );
     expect(refused({ id: 'r-idem', idempotency: 'event.data.n', triggers: on })).toThrow(
       /"r-idem": option "idempotency" is not supported/,

@@ -45,7 +45,8 @@ export default defineConfig({
   },
   projects: [
     // better-auth rate-limits sign-in codes per client address; each person in the story signs in
-    // from an address of their own (documentation range 203.0.113.0/24), as real people would.
+    // from an address of their own (documentation range 203.0.113.0/24), as real people would. The
+    // browser stands in for a proxy on loopback, which the server trusts (TRUSTED_PROXY below).
     {
       name: 'setup',
       testMatch: /auth\.setup\.ts/,
@@ -72,6 +73,7 @@ export default defineConfig({
       PORT: String(port),
       APP_URL: baseURL,
       PGLITE_DIR: join(runDir, 'pglite'),
+      TRUSTED_PROXY: '127.0.0.1,::1',
     },
   },
 });

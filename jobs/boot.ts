@@ -4,7 +4,10 @@ import { startAuth } from '@/lib/auth/start';
 import { config } from '@/lib/config';
 import { getDbHandle } from '@/lib/db/client';
 
-/** Server start-up: database first (migrations), then the job runtime and its boot hooks. */
+/**
+ * Server start-up: database first (migrations), then the job runtime and its boot hooks. This is the
+ * composition root, so it lives beside the runner, outside lib/: domain code never starts jobs.
+ */
 export async function boot(): Promise<void> {
   const c = config();
   startAuth(c);

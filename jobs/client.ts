@@ -1,9 +1,9 @@
 import { Inngest } from 'inngest';
 
 /**
- * The one Inngest client. Functions are defined with `inngest.createFunction` in jobs/functions and
- * run either on Inngest (hosted) or in the embedded runner (jobs/runtime); the definitions are the
- * same in both.
+ * The one Inngest client. Functions are defined in jobs/functions with `createFunction` from
+ * jobs/runtime (this client's `createFunction`, remembered for the embedded runner) and run either on
+ * Inngest (hosted) or in the embedded runner; the definitions are the same in both.
  *
  * The SDK reads its own keys (INNGEST_EVENT_KEY, INNGEST_SIGNING_KEY, INNGEST_DEV) from the
  * environment; lib/config declares the same variables to decide which runtime is active. Passing

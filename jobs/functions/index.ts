@@ -4,8 +4,8 @@ import { crawlSchedulerFunction } from './scheduler';
 
 /**
  * Every Inngest function of the app. Both runtimes read this list: /api/inngest serves it to
- * Inngest, and instrumentation.ts hands it to the embedded runner. Add each function defined in
- * jobs/functions/<name>.ts here.
+ * Inngest, and jobs/boot.ts hands it to the embedded runner. Define each with `createFunction` from
+ * @/jobs/runtime in jobs/functions/<name>.ts and add it here.
  */
 export const functions: InngestFunction.Any[] = [
   crawlRunFunction,

@@ -21,8 +21,10 @@ export interface FunctionDefinition {
   concurrency?: { limit: number; key: EventKey };
   /** Retries after the first attempt (Inngest's default is 3). */
   retries: number;
-  handler: (ctx: Record<string, unknown>) => unknown;
+  handler: Handler;
 }
+
+type Handler = (ctx: Record<string, unknown>) => unknown;
 
 /**
  * The options the runner reproduces. It refuses a function using any other (throttle, idempotency,
@@ -31,23 +33,21 @@ export interface FunctionDefinition {
  */
 const SUPPORTED_OPTIONS = new Set(['id', 'name', 'description', 'triggers', 'concurrency', 'retries']);
 
-interface RawOptions extends Record<string, unknown> {
+type RawTrigger = { event?: string | { name: string }; cron?: string; if?: string };
+type RawConcurrency = { limit: number; key?: string; scope?: string };
+/** The options as `createFunction` received them, in the shapes the runner reads. */
+type RawOptions = {
   id: string;
   triggers?: RawTrigger | RawTrigger[];
   concurrency?: number | RawConcurrency | RawConcurrency[];
   retries?: number;
-}
-type RawTrigger = { event?: string | { name: string }; cron?: string; if?: string };
-type RawConcurrency = { limit: number; key?: string; scope?: string };
+};
 
-const registered = new WeakMap<InngestFunction.Any, Pick<FunctionDefinition, 'handler'> & RawOptions>();
+const registered = new WeakMap<InngestFunction.Any, { opts: RawOptions; handler: Handler }>();
 
 export const createFunction: typeof inngest.createFunction = (options, handler) => {
   const fn = inngest.createFunction(options, handler);
-  registered.set(fn, {
-    ...(options as unknown as RawOptions),
-    handler: handler as FunctionDefinition['handler'],
-  });
+  registered.set(fn, { opts: options as unknown as RawOptions, handler: handler as Handler });
   return fn;
 };
 
@@ -74,13 +74,12 @@ function keyReader(fnId: string, key: string): EventKey {
 
 /** Reads a function made by `createFunction` into what the embedded runner uses, refusing what it cannot run. */
 export function describeFunction(fn: InngestFunction.Any): FunctionDefinition {
-  const opts = registered.get(fn);
-  if (!opts) throw new Error(`function "${fn.id()}": create it with createFunction from @/jobs/runtime`);
+  const { opts, handler } = registered.get(fn) ?? {};
+  if (!opts || !handler)
+    throw new Error(`function "${fn.id()}": create it with createFunction from @/jobs/runtime`);
   const refuse = (what: string) =>
     new Error(`function "${opts.id}": ${what} is not supported by the embedded runner`);
-  const unsupported = Object.keys(opts).find(
-    (option) => !SUPPORTED_OPTIONS.has(option) && option !== 'handler',
-  );
+  const unsupported = Object.keys(opts).find((option) => !SUPPORTED_OPTIONS.has(option));
   if (unsupported) throw refuse(`option "${unsupported}"`);
 
   const definition: FunctionDefinition = {
@@ -88,7 +87,7 @@ export function describeFunction(fn: InngestFunction.Any): FunctionDefinition {
     events: [],
     crons: [],
     retries: opts.retries ?? 3,
-    handler: opts.handler,
+    handler,
   };
   for (const trigger of [opts.triggers ?? []].flat()) {
     if (trigger.if) throw refuse('a trigger "if" filter');

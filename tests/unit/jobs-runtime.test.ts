@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inngest } from '@/jobs/client';
 import { crawlContinue, crawlFinalize, validateSitewatchEvent } from '@/jobs/events';
 import {
@@ -59,6 +59,25 @@ describe('sendEvent and the embedded runtime', () => {
     await expect(sendEvent({ name: 'crawl/finalize', data: {} })).rejects.toThrow(
       /invalid "crawl\/finalize" event: runId/,
     );
+  });
+
+  it('validates an event once on its way to the embedded runner', async () => {
+    const runs: string[] = [];
+    const fn = createFunction({ id: 'facade-once', triggers: [crawlContinue] }, async ({ event }) => {
+      runs.push(event.data.runId);
+    });
+    await startJobRuntime({ functions: [fn], force: true, runner: { logger: quiet } });
+    // Observes the declared schema's checks (a spy that calls through): sendEvent, the runner and
+    // the trigger each used to run it.
+    const checks = vi.spyOn(crawlContinue.schema['~standard'], 'validate');
+    try {
+      await sendEvent({ name: 'crawl/continue', data: { runId: 'once' } });
+      await jobsIdle();
+      expect(runs).toEqual(['once']);
+      expect(checks).toHaveBeenCalledTimes(1);
+    } finally {
+      checks.mockRestore();
+    }
   });
 
   it('starts once, routes sendEvent and step.sendEvent in-process, and runs boot hooks', async () => {

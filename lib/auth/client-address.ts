@@ -36,10 +36,14 @@ export function clientAddressOptions(
   }
 }
 
-/** The X-Forwarded-For the rest of the server sees, given what arrived and the connection's address. */
-export function forwardedFor(proxy: TrustedProxy, received: string | undefined, peer: string | undefined) {
+/**
+ * The X-Forwarded-For the rest of the server sees, given what arrived and the connection's address.
+ * Without a connection address (the socket already gone) nothing the client wrote is kept either.
+ */
+function forwardedFor(proxy: TrustedProxy, received: string | undefined, peer: string | undefined) {
+  if (!peer) return undefined;
   if (proxy.kind === 'none' || !received) return peer;
-  return peer ? `${received}, ${peer}` : received;
+  return `${received}, ${peer}`;
 }
 
 // Node publishes every request here before emitting it to the server's listener (Next's handler).

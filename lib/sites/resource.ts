@@ -67,6 +67,9 @@ export function runResource(r: Run) {
     seo_pages_scanned: r.seo_pages_scanned,
     seo_issue_count: r.seo_issue_count,
     error: r.error,
+    // A result cut short says so: 1 when any limit stopped part of the run's work, and which.
+    cut_short: r.limits_hit.length > 0 ? 1 : 0,
+    limits_hit: r.limits_hit,
   };
 }
 export type RunResource = ReturnType<typeof runResource>;

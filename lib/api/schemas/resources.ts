@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_LIMITS } from '@/lib/db/schema';
 
 /*
  * The spec's persisted resources as they appear in responses: snake_case, 0/1 flags, epoch
@@ -70,6 +71,19 @@ export const runSchema = z
     seo_pages_scanned: count,
     seo_issue_count: count,
     error: z.string().nullable(),
+    cut_short: flag.describe(
+      '1 when a limit stopped part of the run (see limits_hit): the result is partial',
+    ),
+    limits_hit: z
+      .array(
+        z
+          .object({
+            limit: z.enum(RUN_LIMITS),
+            detail: z.string().describe('what was left out, in plain words'),
+          })
+          .strict(),
+      )
+      .describe('each limit the run hit, once, in the order hit'),
   })
   .strict()
   .meta({ title: 'Run' });

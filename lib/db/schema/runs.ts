@@ -39,6 +39,11 @@ export const runs = pgTable(
     seo_pages_scanned: counter('seo_pages_scanned'),
     seo_issue_count: counter('seo_issue_count'),
     error: text('error'),
+    /**
+     * The limits that cut this run's result short (page cap, caps on hostile input), one entry per
+     * limit, first detail kept: a partial result must never read as complete. See lib/crawl/limits.ts.
+     */
+    limits_hit: jsonb('limits_hit').$type<LimitHit[]>().notNull().default([]),
     // Internal (not part of the Run resource): how the run was started and its live phase.
     trigger: text('trigger', { enum: ['schedule', 'manual'] })
       .notNull()
@@ -61,6 +66,20 @@ export const runs = pgTable(
       .where(sql`${t.state} = 'running' and ${t.kind} = 'crawl'`),
   ],
 );
+
+/** Why a run's result is partial: which limit was reached, in plain words. */
+export type LimitHit = { limit: RunLimit; detail: string };
+
+/** The limits a run can hit; each is recorded once per run (lib/crawl/limits.ts). */
+export const RUN_LIMITS = [
+  'allowance',
+  'max-pages',
+  'links-per-page',
+  'html-bytes',
+  'external-checks',
+  'unprocessable-urls',
+] as const;
+export type RunLimit = (typeof RUN_LIMITS)[number];
 
 /** One outgoing link of a crawled page: target URL, anchor text, positional selector, attributes JSON. */
 export type PageLink = [target: string, text: string | null, selector: string | null, attrs: string | null];
@@ -101,6 +120,13 @@ export const crawlUrls = pgTable(
     lease_expires_at: epochMs('lease_expires_at'),
     found_on: text('found_on'),
     attempts: integer('attempts').notNull().default(0),
+    /**
+     * Leases of this URL that expired while a worker held it (the worker crashed or hung), as opposed
+     * to a deferral (`deferred`): on the second one the URL is finished as an error, never leased again.
+     */
+    lost_leases: integer('lost_leases').notNull().default(0),
+    /** 1 while the lease is a Retry-After/back-off deferral: its expiry is planned, not a death. */
+    deferred: integer('deferred').notNull().default(0),
     /** Outcome once done: ok, broken, error, unverifiable, skipped (e.g. beyond maxPages). */
     verdict: text('verdict'),
     status_code: integer('status_code'),

@@ -43,7 +43,14 @@ type RawOptions = {
   retries?: number;
 };
 
-const registered = new WeakMap<InngestFunction.Any, { opts: RawOptions; handler: Handler }>();
+// On globalThis, like the runtime's state (./index.ts): should Next evaluate this module twice, a
+// function made through one copy is still found by the runner started from the other.
+const REGISTRY = Symbol.for('sitewatch.jobs.definitions');
+const holder = globalThis as typeof globalThis & {
+  [REGISTRY]?: WeakMap<object, { opts: RawOptions; handler: Handler }>;
+};
+holder[REGISTRY] ??= new WeakMap();
+const registered = holder[REGISTRY];
 
 export const createFunction: typeof inngest.createFunction = (options, handler) => {
   const fn = inngest.createFunction(options, handler);

@@ -190,15 +190,16 @@ export class EmbeddedRunner {
    * used up its retries (StepError) or a NonRetriableError ends the run at once.
    */
   private async execute({ definition, event }: Run): Promise<void> {
-    const runId = randomUUID();
-    const logger = this.logger;
+    const { clock, logger } = this;
     const { retries } = definition;
-    const retryDelay = this.options.retryDelay ?? ((n: number) => Math.min(1000 * 2 ** (n - 1), MINUTE_MS));
+    const runId = randomUUID();
     const memo: StepMemo = new Map();
+    // Exponential from 1 s, capped at a minute: a retry soon after a blip, rarely during an outage.
+    const retryDelay = this.options.retryDelay ?? ((n: number) => Math.min(1000 * 2 ** (n - 1), MINUTE_MS));
     const sendEvents = (events: EventToSend[]) => this.accept(events);
     let outcome: RunOutcome | undefined;
     for (let attempt = 0; !outcome; attempt += 1) {
-      const step = createStepTools({ memo, clock: this.clock, logger, retries, retryDelay, sendEvents });
+      const step = createStepTools({ memo, clock, logger, retries, retryDelay, sendEvents });
       const ctx = { event, events: [event], runId, attempt, maxAttempts: retries + 1, logger, step };
       try {
         const result = toJsonValue(await definition.handler(ctx));
@@ -209,7 +210,7 @@ export class EmbeddedRunner {
           outcome = { functionId: definition.id, runId, event, status: 'failed', error };
         } else {
           logger.warn(`${definition.id}: attempt ${attempt + 1} of ${retries + 1} failed, retrying:`, error);
-          await wait(this.clock, retryDelay(attempt + 1));
+          await wait(clock, retryDelay(attempt + 1));
         }
       }
     }

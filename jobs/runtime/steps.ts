@@ -61,10 +61,7 @@ export function createStepTools({ memo, clock, logger, retries, retryDelay, send
           throw new StepError(id, serialized);
         }
         const delay = retryDelay(attempt + 1);
-        logger.warn(
-          `step "${id}" failed (attempt ${attempt + 1} of ${retries + 1}), retrying in ${delay}ms:`,
-          error,
-        );
+        logger.warn(`step "${id}" failed (attempt ${attempt + 1}), retrying in ${delay}ms:`, error);
         await wait(clock, delay);
       }
     }

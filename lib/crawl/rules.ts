@@ -1,7 +1,7 @@
 import type { RunSettings } from '@/lib/db/schema';
 import { MAX_URL_LENGTH } from './frontier';
 import { policyFrom } from './robots';
-import { compileExcludes, isSameSite, normalizeUrl } from './url';
+import { compileExcludes, isSameSite, normalizeUrl, parseUrl } from './url';
 
 /*
  * The rules a run is judged by, rebuilt from the settings it captured at start (robots.txt
@@ -50,6 +50,29 @@ function robotsOf(settings: RunSettings) {
   );
 }
 
+/**
+ * Distinct URLs whose exclude and robots decisions one step remembers. Pages repeat their links
+ * (the same navigation on every page), so a URL is judged once rather than once per occurrence;
+ * past this many the memory is emptied and refills. Bounds what it holds to 2,000 URLs of at most
+ * 2,000 characters each per decision, a few hundred KB for typical URLs.
+ */
+export const MAX_REMEMBERED_DECISIONS = 2_000;
+
+/** `judge`, answering a URL it has already judged from memory. */
+export function rememberDecisions(judge: (url: string) => boolean): (url: string) => boolean {
+  const decisions = new Map<string, boolean>();
+  return (url) => {
+    let decision = decisions.get(url);
+    if (decision === undefined) {
+      if (decisions.size >= MAX_REMEMBERED_DECISIONS) decisions.clear();
+      decision = judge(url);
+      decisions.set(url, decision);
+    }
+    return decision;
+  };
+}
+
+/** The run's rules, compiled once (exclude globs and robots.txt) for the step that asks. */
 export function rulesOf(settings: RunSettings): RunRules {
   const policy = robotsOf(settings);
   const excluded = compileExcludes(settings.excludePaths);
@@ -57,20 +80,26 @@ export function rulesOf(settings: RunSettings): RunRules {
     hostname: settings.hostname,
     root: rootFrontierUrl(settings),
     strip: new Set(settings.stripParams),
-    isExcluded: (url) => excluded(url),
-    isAllowed: (url) => policy.isAllowed(url),
+    isExcluded: rememberDecisions(excluded),
+    isAllowed: rememberDecisions((url) => policy.isAllowed(url)),
     crawlDelayMs: policy.crawlDelayMs,
     seo: settings.seoEnabled,
   };
 }
 
 /**
- * Where a discovered URL goes: null when it must never enter the frontier (not http(s), too long,
- * an excluded or robots-disallowed internal path), else its frontier key and kind.
+ * Where a discovered URL goes: null when it must never enter the frontier (another scheme than
+ * http(s), too long, an excluded or robots-disallowed internal path), else its frontier key and
+ * kind; a link that is not a URL at all enters as external, to be reported invalid.
  */
 export function admit(rules: RunRules, raw: string): { url: string; kind: 'internal' | 'external' } | null {
+  if (raw.length > MAX_URL_LENGTH) return null;
   const url = rules.strip.size > 0 ? normalizeUrl(raw, undefined, rules.strip) : raw;
-  if (url === null || url.length > MAX_URL_LENGTH) return null;
+  // A link that is not a URL at all (`http://`) is kept under its own text, as an external check
+  // that reports it invalid without a request (see invalidUrlOutcome); other schemes stay out.
+  if (url === null) return parseUrl(raw) === null ? { url: raw, kind: 'external' } : null;
+  if (url.length > MAX_URL_LENGTH) return null;
+  // Without stripParams an invalid link reaches this line as is: no host can be read in it.
   if (!isSameSite(url, rules.hostname)) return { url, kind: 'external' };
   if (rules.isExcluded(url) || !rules.isAllowed(url)) return null;
   return { url, kind: 'internal' };

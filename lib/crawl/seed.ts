@@ -37,12 +37,13 @@ export async function seedRun(
     timeoutMs: tuning.requestTimeoutMs,
     signal: options.signal,
   });
+  const policy = policyFrom(fetched);
   const seeded: RunSettings = {
     ...settings,
-    robots: { url: fetched.url, text: fetched.text, note: fetched.note },
+    // The policy's note also says when only part of a very large robots.txt applies.
+    robots: { url: fetched.url, text: fetched.text, note: policy.note },
   };
   const rules = rulesOf(seeded);
-  const policy = policyFrom(fetched);
 
   const entries: NewFrontierUrl[] = [
     { url: rules.root, kind: 'internal', depth: 0, foundOn: null, isAsset: false },

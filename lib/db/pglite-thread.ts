@@ -58,51 +58,8 @@ type Request =
 type Reply = { id: number; result?: unknown; error?: SerializedError };
 type SerializedError = { name: string; message: string; stack?: string; fields: Record<string, unknown> };
 
-/** Runs inside the worker; plain JavaScript so it needs no build step, bundler or TypeScript loader. */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { pathToFileURL } = require('node:url');
-const identity = (value) => value;
-const serialize = (error) => {
-  const fields = {};
-  for (const [key, value] of Object.entries(error ?? {})) {
-    if (value === undefined || typeof value === 'function') continue;
-    try { structuredClone(value); fields[key] = value; } catch {}
-  }
-  return { name: error?.name ?? 'Error', message: error?.message ?? String(error), stack: error?.stack, fields };
-};
-(async () => {
-  let db;
-  try {
-    const { PGlite } = await import(pathToFileURL(workerData.modulePath).href);
-    db = await PGlite.create(workerData.dataDir, workerData.options);
-  } catch (error) {
-    parentPort.postMessage({ id: 0, error: serialize(error) });
-    return;
-  }
-  parentPort.postMessage({ id: 0, result: true });
-  parentPort.on('message', async (request) => {
-    try {
-      let result = null;
-      if (request.op === 'query') {
-        const parsers = {};
-        for (const type of request.rawTypes) parsers[type] = identity;
-        const options = { parsers };
-        if (request.rowMode) options.rowMode = request.rowMode;
-        result = await db.query(request.sql, request.params, options);
-        result = { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows };
-      } else if (request.op === 'exec') {
-        result = (await db.exec(request.sql)).map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }));
-      } else if (request.op === 'close') {
-        await db.close();
-      }
-      parentPort.postMessage({ id: request.id, result });
-    } catch (error) {
-      parentPort.postMessage({ id: request.id, error: serialize(error) });
-    }
-  });
-})();
-`;
+/** The thread's code (see the module's header for why it is JavaScript), from the project folder. */
+const WORKER_MODULE = 'lib/db/pglite-worker.mjs';
 
 export class PGliteThread {
   private readonly pending = new Map<
@@ -142,8 +99,7 @@ export class PGliteThread {
     const modulePath = createRequire(path.join(process.cwd(), 'package.json')).resolve(
       '@electric-sql/pglite',
     );
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
+    const worker = new Worker(path.join(process.cwd(), WORKER_MODULE), {
       workerData: { modulePath, dataDir, options },
       // Only this thread's own flags: the parent's loaders (tsx, vitest) have nothing to do here.
       execArgv: [],

@@ -4,10 +4,6 @@ const nextConfig: NextConfig = {
   // Packages that load native binaries, WebAssembly or their own files at run time stay outside the
   // server bundle and are required from node_modules as published.
   serverExternalPackages: ['@electric-sql/pglite', '@sparticuz/chromium', 'playwright-core', 'pg'],
-  // The Chromium build ships inside @sparticuz/chromium's bin/ folder; hosted functions need it traced.
-  outputFileTracingIncludes: {
-    '/api/inngest': ['./node_modules/@sparticuz/chromium/bin/**'],
-  },
   poweredByHeader: false,
   // The public API lives at /v1 (the spec's prefix); its route handlers live under app/api/v1.
   async rewrites() {

@@ -1,7 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
-import { type PageLink, type Run, type RunSettings, runs } from '@/lib/db/schema';
+import {
+  type LimitHit,
+  type PageLink,
+  type Run,
+  type RunLimit,
+  type RunSettings,
+  runs,
+} from '@/lib/db/schema';
 import { parseHtml } from '@/lib/html/document';
 import { type FollowedResponse, fetchFollowing, header, NetError } from '@/lib/net';
 import { extractSeoFacts } from '@/lib/seo/extract';
@@ -20,9 +27,11 @@ import {
   reclaimExpiredLeases,
   releaseLeases,
   skipPending,
+  skipUnlinkedInternal,
   type UrlResult,
 } from './frontier';
 import { HostLimiter } from './host-limiter';
+import { recordLimitHit } from './limits';
 import { admit, allowanceMessage, pageCap, type RunRules, rulesOf } from './rules';
 import { loadRun } from './run';
 import { isSameSite, normalizeUrl, parseUrl } from './url';
@@ -109,6 +118,8 @@ interface Processed {
    * URL, with its links, only if the frontier does not have the URL yet.
    */
   redirectedPage?: RedirectedPage & { newUrls: NewFrontierUrl[] };
+  /** Limits that cut this URL's work short (its parse, the page cap): recorded on the run (limits_hit). */
+  limits?: LimitHit[];
 }
 
 /**
@@ -152,6 +163,13 @@ class Step {
   private internalDry = false;
   private externalDry = false;
   private lastInternalStart = 0;
+  /**
+   * The page cap is reached: internal URLs still pending are link targets of crawled pages, and
+   * are checked (status only) without being parsed or counted as pages.
+   */
+  private checkOnly = false;
+  /** Limits this step already recorded on the run: one statement per limit, not per result. */
+  private readonly limitsRecorded = new Set<RunLimit>();
 
   private done: Processed[] = [];
   /** A lease statement in flight: requests keep being dispatched from the queues meanwhile. */
@@ -247,9 +265,7 @@ class Step {
 
   /** Both queues ran dry and every result is written: is the run exhausted, waiting, or fed anew? */
   private async nextAfterDry(): Promise<WorkOutcome | null> {
-    if (this.pagesCrawled >= this.cap) {
-      await skipPending(this.db, this.run.id, 'internal', this.capDetail());
-    }
+    if (this.pagesCrawled >= this.cap && !this.checkOnly) await this.reachCap();
     const progress = await frontierProgress(this.db, this.run.id);
     if (progress.pending > 0) {
       this.internalDry = false;
@@ -267,11 +283,43 @@ class Step {
     return null;
   }
 
-  private capDetail(): string {
+  /**
+   * The page cap only stops pages from being crawled: the links found on pages already crawled are
+   * still checked. Pending internal URLs no crawled page links to (sitemap URLs) are skipped; from
+   * here on every internal URL leased is checked, not crawled.
+   */
+  private async reachCap(): Promise<void> {
+    const cap = this.capReason();
+    const skipped = await skipUnlinkedInternal(this.db, this.run.id, `not crawled: ${cap.reason}`);
+    if (skipped > 0) await this.recordLimits([this.capLimitHit()]);
+    this.checkOnly = true;
+  }
+
+  private capReason(): { limit: 'allowance' | 'max-pages'; reason: string } {
     return this.settings.allowanceRemaining !== null &&
       this.settings.allowanceRemaining < this.settings.maxPages
-      ? `not crawled: ${allowanceMessage()}`
-      : `not crawled: the site's maxPages (${this.settings.maxPages}) was reached`;
+      ? { limit: 'allowance', reason: allowanceMessage() }
+      : { limit: 'max-pages', reason: `the site's maxPages (${this.settings.maxPages}) was reached` };
+  }
+
+  private capLimitHit(): LimitHit {
+    const cap = this.capReason();
+    return {
+      limit: cap.limit,
+      detail: `the crawl stopped after ${this.cap} pages (${cap.reason}); links on the pages crawled were all checked`,
+    };
+  }
+
+  /**
+   * Records limits not yet recorded by this step (recordLimitHit keeps the run's list free of
+   * repeats; this saves the statements). A failed transaction fails the step, whose set goes with it.
+   */
+  private async recordLimits(hits: readonly LimitHit[], db: Db = this.db): Promise<void> {
+    for (const hit of hits) {
+      if (this.limitsRecorded.has(hit.limit)) continue;
+      this.limitsRecorded.add(hit.limit);
+      await recordLimitHit(db, this.run.id, hit.limit, hit.detail);
+    }
   }
 
   /**
@@ -312,6 +360,7 @@ class Step {
   private internalWant(): number {
     if (this.internalDry) return 0;
     const wanted = Math.max(this.internalLimit * 4, 8) - this.internalQueue.length;
+    if (this.checkOnly) return wanted > this.internalLimit * 2 ? wanted : 0;
     const capLeft = this.cap - this.pagesCrawled - this.internalUnwritten - this.internalQueue.length;
     if (capLeft <= 0) {
       if (this.internalQueue.length === 0) this.internalDry = true;
@@ -474,6 +523,7 @@ class Step {
         deferred.push({ url: p.lease.url, token: p.lease.token, until: p.deferUntil });
     }
     const fatal = batch.find((p) => p.fatal)?.fatal ?? null;
+    const limits = batch.flatMap((p) => p.limits ?? []);
     const redirected = batch.flatMap((p) => (p.redirectedPage ? [p.redirectedPage] : []));
     const runId = this.run.id;
     const completed = await this.db.transaction(async (txn) => {
@@ -501,6 +551,7 @@ class Step {
           ...(fatal ? { error: sql`coalesce(${runs.error}, ${fatal})` } : {}),
         })
         .where(eq(runs.id, runId));
+      await this.recordLimits(limits, tx);
       return completedRows.filter((r) => r.isPage).length + claimed.size;
     });
     this.pagesCrawled += completed;
@@ -519,18 +570,16 @@ class Step {
 
   private async fetchInternal(lease: LeasedUrl): Promise<Processed> {
     const isRoot = lease.url === this.rules.root;
+    // Beyond the page cap a page is only checked: its status and headers, never its body.
+    const checkOnly = this.checkOnly;
     let response: FollowedResponse;
     try {
       response = await fetchFollowing({
         url: lease.url,
         timeoutMs: this.tuning.requestTimeoutMs,
         signal: this.abort.signal,
-        ...(lease.isAsset
-          ? { maxBytes: 0 }
-          : {
-              maxBytes: MAX_PAGE_BYTES,
-              headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
-            }),
+        maxBytes: lease.isAsset || checkOnly ? 0 : MAX_PAGE_BYTES,
+        ...(lease.isAsset ? {} : { headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } }),
       });
     } catch (error) {
       if (!(error instanceof NetError) || error.code === 'aborted') throw error;
@@ -572,6 +621,11 @@ class Step {
         fatal = `the root URL ${lease.url} did not answer with an HTML page (content-type ${type || 'missing'})`;
       }
       return this.finished(lease, outcome, { fatal });
+    }
+    if (checkOnly) {
+      // A page the cap kept from being crawled: it has its verdict, and the run says it was cut short.
+      const checked = { ...outcome, detail: `checked but not crawled: ${this.capReason().reason}` };
+      return { ...this.finished(lease, checked, {}), limits: [this.capLimitHit()] };
     }
     const landed =
       this.rules.strip.size > 0 ? normalizeUrl(response.url, undefined, this.rules.strip) : response.url;

@@ -269,6 +269,26 @@ export async function skipPending(
   return skipped.length;
 }
 
+/**
+ * At the page cap: marks skipped the pending internal URLs that no crawled page links to (sitemap
+ * URLs never reached). The rest are link targets of pages already crawled and still need a verdict.
+ */
+export async function skipUnlinkedInternal(db: Db, runId: string, detail: string): Promise<number> {
+  const skipped = await queryRows(
+    db,
+    sql`with linked as (
+          select distinct l.link ->> 0 as url
+          from crawl_urls p cross join lateral jsonb_array_elements(p.links) as l(link)
+          where p.run_id = ${runId}::uuid and p.links is not null
+        )
+        update crawl_urls set state = 'done', verdict = 'skipped', detail = ${detail}, lease_expires_at = null
+        where run_id = ${runId}::uuid and kind = 'internal' and state = 'pending'
+          and url not in (select url from linked where url is not null)
+        returning url`,
+  );
+  return skipped.length;
+}
+
 export interface FrontierProgress {
   pending: number;
   leased: number;

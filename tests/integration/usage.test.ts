@@ -73,16 +73,24 @@ describe('the monthly pages-crawled allowance with overage off', () => {
 
     const [run] = await db.select().from(runs).where(eq(runs.id, firstRunId));
     expect(run).toMatchObject({ state: 'completed', pages_crawled: ALLOWANCE, error: null });
-    const skipped = await db
+    // The run says it was cut short, and why (issue 10 item 9).
+    expect(run?.limits_hit).toEqual([
+      { limit: 'allowance', detail: expect.stringMatching(/after 5 pages.*monthly crawl allowance/) },
+    ]);
+    // Pages beyond the allowance linked from the pages crawled were checked, not crawled: each
+    // requested once, none parsed or counted.
+    const checkedOnly = await db
       .select()
       .from(crawlUrls)
-      .where(and(eq(crawlUrls.run_id, firstRunId), eq(crawlUrls.verdict, 'skipped')));
-    expect(skipped.length).toBeGreaterThan(0);
-    expect(skipped[0]?.detail).toMatch(/monthly crawl allowance/);
-    // Pages beyond the allowance were never requested.
-    expect(synthetic.server.requests.filter((r) => r.path.startsWith('/p/') || r.path === '/').length).toBe(
-      ALLOWANCE,
-    );
+      .where(and(eq(crawlUrls.run_id, firstRunId), eq(crawlUrls.is_page, 0), eq(crawlUrls.verdict, 'ok')));
+    expect(checkedOnly.length).toBeGreaterThan(0);
+    for (const url of checkedOnly) {
+      expect(url.links).toBeNull();
+      expect(url.detail).toMatch(/checked but not crawled: the monthly crawl allowance/);
+    }
+    const pageRequests = synthetic.server.requests.filter((r) => r.path.startsWith('/p/') || r.path === '/');
+    expect(pageRequests.length).toBe(ALLOWANCE + checkedOnly.length);
+    expect(new Set(pageRequests.map((r) => r.path)).size).toBe(pageRequests.length);
 
     const period = billingPeriod(run?.started_at as number);
     const pauses = await db.select().from(appPauses).where(eq(appPauses.site_id, siteId));

@@ -4,6 +4,13 @@ import { compileGlobs, globProblem } from './glob';
 export const MAX_EXCLUDE_PATHS = 200;
 export const MAX_STRIP_PARAMS = 200;
 const MAX_GLOB_LENGTH = 500;
+/**
+ * Characters across a site's `excludePaths` (200 entries of 50 characters). Matching a path costs
+ * up to its length times the automaton's size, which grows with the patterns' total length: at
+ * 10,000 characters the most hostile list costs about 0.3 s for a 2,000-character path, where
+ * 200 entries of 500 characters cost several seconds.
+ */
+export const MAX_EXCLUDE_PATHS_LENGTH = 10_000;
 const MAX_PARAM_LENGTH = 200;
 
 /**
@@ -178,6 +185,14 @@ export function validateExcludeGlob(glob: string): string | null {
   if (glob.includes('#')) return 'must not contain a fragment (#); patterns match the path only';
   const problem = globProblem(glob);
   return problem === null ? null : `is not a valid glob pattern: ${problem}`;
+}
+
+/** Error message for a whole `excludePaths` list (each entry checked by `validateExcludeGlob`), or null. */
+export function validateExcludeList(globs: readonly string[]): string | null {
+  const length = globs.reduce((sum, glob) => sum + glob.length, 0);
+  return length > MAX_EXCLUDE_PATHS_LENGTH
+    ? `must have at most ${MAX_EXCLUDE_PATHS_LENGTH} characters in all (has ${length})`
+    : null;
 }
 
 /** Error message for one `stripParams` entry, or null when it is usable. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { createSiteBody, siteIdParams, updateSiteBody } from '@/lib/api/schemas/sites';
+import { MAX_EXCLUDE_PATHS, MAX_EXCLUDE_PATHS_LENGTH } from '@/lib/crawl/url';
 import { checkCadence } from '@/lib/sites/cadence';
 import { parseRootUrl } from '@/lib/sites/root-url';
 import { initialSchedule, rescheduleAfterEdit, type ScheduleInputs } from '@/lib/sites/schedule';
@@ -179,6 +180,33 @@ describe('site request schemas', () => {
       expect(parsed.error?.issues[0]?.path).toEqual(['maxPages']);
     }
     expect(updateSiteBody.safeParse({ seoEnabled: true }).success).toBe(true);
+  });
+
+  it('refuses a malformed exclude glob, naming the entry and the reason', () => {
+    const parsed = updateSiteBody.safeParse({ excludePaths: ['/ok/**', '/docs/[a-z'] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['excludePaths', 1],
+      message: 'is not a valid glob pattern: a [ is never closed',
+    });
+  });
+
+  it('bounds the characters of all exclude globs together, since matching cost grows with them', () => {
+    const entry = (i: number, length: number) => `/${String(i).padStart(3, '0')}/${'x'.repeat(length - 5)}`;
+    const atLimit = Array.from({ length: MAX_EXCLUDE_PATHS }, (_, i) =>
+      entry(i, MAX_EXCLUDE_PATHS_LENGTH / MAX_EXCLUDE_PATHS),
+    );
+    expect(atLimit.join('')).toHaveLength(MAX_EXCLUDE_PATHS_LENGTH);
+    expect(createSiteBody.safeParse({ rootUrl: 'https://example.com', excludePaths: atLimit }).success).toBe(
+      true,
+    );
+    const over = [...atLimit.slice(1), entry(0, MAX_EXCLUDE_PATHS_LENGTH / MAX_EXCLUDE_PATHS + 1)];
+    const parsed = updateSiteBody.safeParse({ excludePaths: over });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['excludePaths'],
+      message: `must have at most ${MAX_EXCLUDE_PATHS_LENGTH} characters in all (has ${MAX_EXCLUDE_PATHS_LENGTH + 1})`,
+    });
   });
 
   it('de-duplicates list entries keeping the first occurrence', () => {

@@ -4,6 +4,7 @@ import {
   MAX_EXCLUDE_PATHS,
   MAX_STRIP_PARAMS,
   validateExcludeGlob,
+  validateExcludeList,
   validateStripParam,
 } from '@/lib/crawl/url';
 import {
@@ -58,7 +59,10 @@ function patternList(max: number, validate: (value: string) => string | null, tr
 }
 
 /** Glob patterns for internal paths never crawled (see `compileExcludes` for how they match). */
-const excludePaths = patternList(MAX_EXCLUDE_PATHS, validateExcludeGlob, true);
+const excludePaths = patternList(MAX_EXCLUDE_PATHS, validateExcludeGlob, true).superRefine((globs, ctx) => {
+  const problem = validateExcludeList(globs);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, input: globs });
+});
 /** Query-parameter names dropped before URLs enter the frontier (matched exactly, so not trimmed). */
 const stripParams = patternList(MAX_STRIP_PARAMS, validateStripParam, false);
 

@@ -6,8 +6,9 @@ import { parseUrl } from './url';
  * leaves room: groups for our product token are merged and replace the `*` groups; a group is
  * closed only by an allow or disallow line; the longest matching rule wins and allow wins a tie;
  * `*` matches any run of characters and a final `$` anchors the end. A file is read once into
- * rules sorted by precedence, so judging a URL stops at the first rule that matches it, and no
- * rule costs more than a few `indexOf` calls (no backtracking).
+ * rules sorted by precedence, so judging a URL stops at the first rule that matches it; a rule
+ * costs a prefix test and one left-to-right search for the parts between its `*`s (no
+ * backtracking).
  */
 
 /** A site may slow us down with Crawl-delay, but not beyond this per request. */

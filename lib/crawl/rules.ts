@@ -53,8 +53,8 @@ function robotsOf(settings: RunSettings) {
 /**
  * Distinct URLs whose exclude and robots decisions one step remembers. Pages repeat their links
  * (the same navigation on every page), so a URL is judged once rather than once per occurrence;
- * past this many the memory is emptied and refills. Bounds what it holds to 2,000 URLs of at most
- * 2,000 characters each per decision, a few hundred KB for typical URLs.
+ * past this many the memory is emptied and refills. Each of the two memories then holds at most
+ * 2,000 URLs (themselves at most MAX_URL_LENGTH characters): a few hundred KB for typical URLs.
  */
 export const MAX_REMEMBERED_DECISIONS = 2_000;
 

@@ -38,8 +38,8 @@ export function globProblem(pattern: string): string | null {
 
 /**
  * Reads a pattern into a node sequence. Malformed parts (an unclosed `[` or `{`, a stray `}`, a
- * trailing `\`) are read as literal characters, the way the previous matcher read them, so a
- * pattern stored before validation tightened still works; `problem` names the first one.
+ * trailing `\`) are read as literal characters, so a pattern stored before validation refused
+ * them still matches what it spells; `problem` names the first one.
  */
 class GlobParser {
   private i = 0;

@@ -21,6 +21,7 @@ import {
   enqueueUrls,
   frontierProgress,
   type LeasedUrl,
+  leaseSuspect,
   leaseUrls,
   type NewFrontierUrl,
   type RedirectedPage,
@@ -212,7 +213,7 @@ class Step {
   }
 
   async work(): Promise<WorkOutcome> {
-    await reclaimExpiredLeases(this.db, this.run.id, Date.now());
+    await this.reclaim();
     try {
       for (;;) {
         if (this.abort.signal.aborted) return this.abandon();
@@ -266,6 +267,13 @@ class Step {
   /** Both queues ran dry and every result is written: is the run exhausted, waiting, or fed anew? */
   private async nextAfterDry(): Promise<WorkOutcome | null> {
     if (this.pagesCrawled >= this.cap && !this.checkOnly) await this.reachCap();
+    // URLs whose worker died holding them come last, one at a time (the dry queues lease nothing
+    // else meanwhile): a second death then charges that URL alone.
+    const suspect = await leaseSuspect(this.db, this.run.id, Date.now() + this.tuning.leaseMs);
+    if (suspect) {
+      (suspect.kind === 'internal' ? this.internalQueue : this.externalQueue).push(suspect);
+      return null;
+    }
     const progress = await frontierProgress(this.db, this.run.id);
     if (progress.pending > 0) {
       this.internalDry = false;
@@ -277,10 +285,22 @@ class Step {
     if (until >= this.deadline) return { status: 'wait', untilMs: until };
     // Deferred URLs (Retry-After) or another worker's leases expire within this step: wait here.
     await this.pause(Math.max(0, until - Date.now()) + 5);
-    await reclaimExpiredLeases(this.db, this.run.id, Date.now());
+    await this.reclaim();
     this.internalDry = false;
     this.externalDry = false;
     return null;
+  }
+
+  /** Returns expired leases to the pool; a URL that lost its last one is recorded on the run. */
+  private async reclaim(): Promise<void> {
+    const { unprocessable } = await reclaimExpiredLeases(this.db, this.run.id, Date.now());
+    if (unprocessable === 0) return;
+    await this.recordLimits([
+      {
+        limit: 'unprocessable-urls',
+        detail: `the crawler stopped twice while handling a URL; such URLs are reported as errors ("could not be processed") and were not tried again`,
+      },
+    ]);
   }
 
   /**

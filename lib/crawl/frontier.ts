@@ -20,6 +20,14 @@ import type { PageLink } from '@/lib/db/schema';
 export const MAX_URL_LENGTH = 2000;
 /** Rows per statement: keeps single statements (and their JSON parameter) moderate in size. */
 const CHUNK = 2000;
+/**
+ * Lost leases after which a URL is given up. One loss can be bad luck (a deploy, another URL's
+ * crash taking the process down); the second, with the URL worked alone (leaseSuspect), means
+ * handling it stops the crawler, and a third try would only loop the crash.
+ */
+export const MAX_LOST_LEASES = 2;
+export const UNPROCESSABLE_DETAIL =
+  'could not be processed: the crawler stopped twice while handling this URL, so it was not tried again';
 
 export type UrlKind = 'internal' | 'external';
 
@@ -130,18 +138,40 @@ export async function claimRedirectedPages(
   return claimed;
 }
 
-/** Returns URLs whose lease expired (their worker died or gave up) to the pending pool. */
-export async function reclaimExpiredLeases(db: Db, runId: string, now: number): Promise<number> {
-  const reclaimed = await queryRows(
-    db,
-    sql`update crawl_urls set state = 'pending', lease_expires_at = null
-        where run_id = ${runId}::uuid and state = 'leased' and lease_expires_at <= ${now}::bigint
-        returning url`,
-  );
-  return reclaimed.length;
+export interface Reclaimed {
+  /** URLs returned to the pending pool. */
+  pending: number;
+  /** URLs whose lease was lost for the last time: finished as errors (UNPROCESSABLE_DETAIL). */
+  unprocessable: number;
 }
 
-/** Leases up to `limit` pending URLs of one kind, oldest discovery first (breadth-first). */
+/**
+ * Returns URLs whose lease expired to the pending pool. A deferral's planned expiry costs nothing;
+ * any other expiry is a lost lease (the worker crashed or hung while holding the URL), and at
+ * MAX_LOST_LEASES the URL is finished as an error instead, so a page that kills the crawler cannot
+ * be handed to it forever.
+ */
+export async function reclaimExpiredLeases(db: Db, runId: string, now: number): Promise<Reclaimed> {
+  const lost = sql`deferred = 0 and lost_leases + 1 >= ${MAX_LOST_LEASES}::int`;
+  const reclaimed = await queryRows<{ state: string }>(
+    db,
+    sql`update crawl_urls set
+          lost_leases = lost_leases + 1 - deferred,
+          state = case when ${lost} then 'done' else 'pending' end,
+          verdict = case when ${lost} then 'error' else verdict end,
+          detail = case when ${lost} then ${UNPROCESSABLE_DETAIL} else detail end,
+          deferred = 0, lease_expires_at = null
+        where run_id = ${runId}::uuid and state = 'leased' and lease_expires_at <= ${now}::bigint
+        returning state`,
+  );
+  const unprocessable = reclaimed.filter((r) => r.state === 'done').length;
+  return { pending: reclaimed.length - unprocessable, unprocessable };
+}
+
+/**
+ * Leases up to `limit` pending URLs of one kind, oldest discovery first (breadth-first). URLs that
+ * lost a lease before are left to leaseSuspect.
+ */
 export async function leaseUrls(
   db: Db,
   runId: string,
@@ -150,13 +180,13 @@ export async function leaseUrls(
   leaseUntil: number,
 ): Promise<LeasedUrl[]> {
   if (limit <= 0) return [];
-  const leased = await queryRows<{ url: string; depth: number; is_asset: number; attempts: number }>(
+  const leased = await queryRows<LeasedRow>(
     db,
     // MATERIALIZED: the picked rows are chosen exactly once. As a plain subquery joined in UPDATE ...
     // FROM, Postgres may re-scan it and, with SKIP LOCKED, pick more rows than the limit.
     sql`with picked as materialized (
           select url from crawl_urls
-          where run_id = ${runId}::uuid and kind = ${kind} and state = 'pending'
+          where run_id = ${runId}::uuid and kind = ${kind} and state = 'pending' and lost_leases = 0
           order by seq
           limit ${limit}::int
           for update skip locked
@@ -164,15 +194,49 @@ export async function leaseUrls(
         update crawl_urls c set state = 'leased', lease_expires_at = ${leaseUntil}::bigint, attempts = c.attempts + 1
         from picked p
         where c.run_id = ${runId}::uuid and c.url = p.url
-        returning c.url, c.depth, c.is_asset, c.attempts`,
+        returning c.url, c.kind, c.depth, c.is_asset, c.attempts`,
   );
-  return leased.map((r) => ({
+  return leased.map(toLeased);
+}
+
+/**
+ * Leases one URL whose worker died holding it, of either kind. The caller works it alone, holding
+ * no other lease: if it kills the worker again, no other URL is charged with the loss.
+ */
+export async function leaseSuspect(db: Db, runId: string, leaseUntil: number): Promise<LeasedUrl | null> {
+  const [leased] = await queryRows<LeasedRow>(
+    db,
+    sql`with picked as materialized (
+          select url from crawl_urls
+          where run_id = ${runId}::uuid and state = 'pending' and lost_leases > 0
+          order by seq
+          limit 1
+          for update skip locked
+        )
+        update crawl_urls c set state = 'leased', lease_expires_at = ${leaseUntil}::bigint, attempts = c.attempts + 1
+        from picked p
+        where c.run_id = ${runId}::uuid and c.url = p.url
+        returning c.url, c.kind, c.depth, c.is_asset, c.attempts`,
+  );
+  return leased ? toLeased(leased) : null;
+}
+
+interface LeasedRow {
+  url: string;
+  kind: UrlKind;
+  depth: number;
+  is_asset: number;
+  attempts: number;
+}
+
+function toLeased(r: LeasedRow): LeasedUrl {
+  return {
     url: r.url,
-    kind,
+    kind: r.kind,
     depth: Number(r.depth),
     isAsset: Number(r.is_asset) === 1,
     token: Number(r.attempts),
-  }));
+  };
 }
 
 /** Gives leased URLs back unworked (the step ran out of time before starting them). */
@@ -198,7 +262,7 @@ export async function deferLeases(
 ): Promise<void> {
   for (const chunk of chunks(deferred)) {
     await db.execute(
-      sql`update crawl_urls c set lease_expires_at = v.until
+      sql`update crawl_urls c set lease_expires_at = v.until, deferred = 1
           from jsonb_to_recordset(${json(chunk)}) as v(url text, token int, until bigint)
           where c.run_id = ${runId}::uuid and c.url = v.url and c.state = 'leased' and c.attempts = v.token`,
     );

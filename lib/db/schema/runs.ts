@@ -153,6 +153,10 @@ export const crawlUrls = pgTable(
     // Workers lease internal pages and external checks from separate queues, oldest first.
     index('crawl_urls_pending_idx').on(t.run_id, t.kind, t.seq).where(sql`${t.state} = 'pending'`),
     index('crawl_urls_leased_idx').on(t.run_id, t.lease_expires_at).where(sql`${t.state} = 'leased'`),
+    // URLs whose worker died once are leased one at a time, apart from the rest (leaseSuspect).
+    index('crawl_urls_suspect_idx')
+      .on(t.run_id, t.seq)
+      .where(sql`${t.state} = 'pending' and ${t.lost_leases} > 0`),
   ],
 );
 

@@ -17,6 +17,7 @@ import { extractLinks } from './extract';
 import {
   claimRedirectedPages,
   completeUrls,
+  countUrls,
   deferLeases,
   enqueueUrls,
   frontierProgress,
@@ -66,7 +67,17 @@ export interface EngineTuning {
   flushSize: number;
   /** Results never wait longer than this to be written. */
   flushIntervalMs: number;
+  /** External links checked per run; the rest are recorded as not checked (see MAX_EXTERNAL_CHECKS). */
+  maxExternalChecks: number;
 }
+
+/**
+ * External links checked per run. Ten distinct external links on each of the 5,000 pages of the
+ * default monthly allowance; at 32 checks in flight that is a few minutes of requests to other
+ * people's servers. Past it a page of generated links (or a site of them) would have the crawler
+ * queue and send hundreds of thousands of requests on one site's behalf.
+ */
+export const MAX_EXTERNAL_CHECKS = 50_000;
 
 export const DEFAULT_TUNING: EngineTuning = {
   stepBudgetMs: 30_000,
@@ -78,6 +89,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   retryAfterCapMs: 30_000,
   flushSize: 250,
   flushIntervalMs: 300,
+  maxExternalChecks: MAX_EXTERNAL_CHECKS,
 };
 
 /** Largest HTML document read; the rest of a bigger page is ignored. */
@@ -169,6 +181,8 @@ class Step {
    * are checked (status only) without being parsed or counted as pages.
    */
   private checkOnly = false;
+  /** External URLs in the run's frontier, counted once per step when first needed. */
+  private externalCount: number | null = null;
   /** Limits this step already recorded on the run: one statement per limit, not per result. */
   private readonly limitsRecorded = new Set<RunLimit>();
 
@@ -554,7 +568,15 @@ class Step {
         if (!claimed.has(page.url)) continue;
         newUrls.push(...page.newUrls);
       }
-      await enqueueUrls(tx, runId, newUrls);
+      await enqueueUrls(
+        tx,
+        runId,
+        newUrls.filter((u) => u.kind === 'internal'),
+      );
+      await this.enqueueExternal(
+        tx,
+        newUrls.filter((u) => u.kind === 'external'),
+      );
       const completedRows = await completeUrls(tx, runId, results);
       await deferLeases(tx, runId, deferred);
       const pages = completedRows.filter((r) => r.isPage).length + claimed.size;
@@ -576,6 +598,35 @@ class Step {
     });
     this.pagesCrawled += completed;
     this.internalUnwritten -= batch.filter((p) => p.lease.kind === 'internal').length;
+  }
+
+  /**
+   * Queues external checks up to the run's cap; those beyond it are recorded as not checked (never
+   * leased), and the run says the cap was hit.
+   */
+  private async enqueueExternal(tx: Db, urls: NewFrontierUrl[]): Promise<void> {
+    if (urls.length === 0) return;
+    const cap = this.tuning.maxExternalChecks;
+    this.externalCount ??= await countUrls(tx, this.run.id, 'external');
+    let rest = urls;
+    while (rest.length > 0 && this.externalCount < cap) {
+      const room = cap - this.externalCount;
+      this.externalCount += await enqueueUrls(tx, this.run.id, rest.slice(0, room));
+      rest = rest.slice(room);
+    }
+    if (rest.length === 0) return;
+    const detail = `not checked: the run reached its cap of ${cap} external link checks`;
+    const skipped = await enqueueUrls(tx, this.run.id, rest, { skippedDetail: detail });
+    if (skipped === 0) return;
+    await this.recordLimits(
+      [
+        {
+          limit: 'external-checks',
+          detail: `${cap} external links were checked; further external links were not (the cap on external checks per run)`,
+        },
+      ],
+      tx,
+    );
   }
 
   /** A crash stand-in: stop without writing what is not written yet; leases expire and are redone. */

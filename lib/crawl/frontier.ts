@@ -77,7 +77,18 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
 
 const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
 
-export async function enqueueUrls(db: Db, runId: string, urls: readonly NewFrontierUrl[]): Promise<void> {
+/**
+ * Inserts URLs not in the frontier yet; returns how many were new. With `skippedDetail` they are
+ * recorded as never checked (a cap was reached), so they are never leased.
+ */
+export async function enqueueUrls(
+  db: Db,
+  runId: string,
+  urls: readonly NewFrontierUrl[],
+  options: { skippedDetail?: string } = {},
+): Promise<number> {
+  const skipped = options.skippedDetail !== undefined;
+  let inserted = 0;
   for (const chunk of chunks(urls)) {
     const records = chunk.map((u) => ({
       url: u.url,
@@ -86,13 +97,27 @@ export async function enqueueUrls(db: Db, runId: string, urls: readonly NewFront
       found_on: u.foundOn,
       is_asset: u.isAsset ? 1 : 0,
     }));
-    await db.execute(
-      sql`insert into crawl_urls (run_id, url, kind, depth, found_on, is_asset)
-          select ${runId}::uuid, x.url, x.kind, x.depth, x.found_on, x.is_asset
+    const rows = await queryRows(
+      db,
+      sql`insert into crawl_urls (run_id, url, kind, depth, found_on, is_asset, state, verdict, detail)
+          select ${runId}::uuid, x.url, x.kind, x.depth, x.found_on, x.is_asset,
+            ${skipped ? 'done' : 'pending'}::text, ${skipped ? 'skipped' : null}::text, ${options.skippedDetail ?? null}::text
           from jsonb_to_recordset(${json(records)}) as x(url text, kind text, depth int, found_on text, is_asset int)
-          on conflict do nothing`,
+          on conflict do nothing
+          returning url`,
     );
+    inserted += rows.length;
   }
+  return inserted;
+}
+
+/** How many URLs of a kind the run's frontier holds. */
+export async function countUrls(db: Db, runId: string, kind: UrlKind): Promise<number> {
+  const [row] = await queryRows<{ n: string | number }>(
+    db,
+    sql`select count(*) as n from crawl_urls where run_id = ${runId}::uuid and kind = ${kind}`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 /** A page reached through an on-site redirect, recorded under its own URL if nobody has it yet. */

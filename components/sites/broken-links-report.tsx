@@ -9,7 +9,7 @@ import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Badge, EmptyState, Stat } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import { brokenLinksCsv, redirectHops } from './broken-links-csv';
-import { FindingCard, ReportPlaceholder } from './report-parts';
+import { CutShortNotice, FindingCard, ReportPlaceholder } from './report-parts';
 
 type KindFilter = 'all' | 'internal' | 'external';
 type TargetGroup = { target: string; first: BrokenLink; sources: BrokenLink[] };
@@ -64,6 +64,7 @@ export function BrokenLinksReport({ siteId, hostname }: { siteId: string; hostna
         From the crawl started {formatDateTime(run.started_at)}
         {run.state === 'running' ? ' (still running)' : ''}.
       </p>
+      <CutShortNotice run={run} />
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Stat label="Broken targets" value={formatNumber(run.broken_count)} />
         <Stat label="Pages affected" value={formatNumber(run.pages_with_broken_count)} />

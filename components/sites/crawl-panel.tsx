@@ -8,6 +8,7 @@ import type { LiveCrawlState, SiteStatus } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
 import { Alert, Badge, LoadError, Section, Skeleton, Stat } from '@/components/ui/surface';
+import { CutShortNotice } from './report-parts';
 
 const POLL_MS = 2000;
 
@@ -149,6 +150,7 @@ function LatestRunSummary({ status }: { status: SiteStatus }) {
         {run.finished_at ? ` after ${formatDuration(run.finished_at - run.started_at)}` : ''}.
         {run.state === 'failed' && run.error ? ` ${run.error}` : ''}
       </p>
+      <CutShortNotice run={run} className="mb-3" />
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Stat label="Pages crawled" value={formatNumber(run.pages_crawled)} />
         <Stat label="Links checked" value={formatNumber(run.links_checked)} />

@@ -2,7 +2,8 @@
 
 import type { ReactNode } from 'react';
 import type { ApiClientError, Resource } from '@/components/api/client';
-import { EmptyState, LoadError, Loading, Skeleton } from '@/components/ui/surface';
+import type { Run } from '@/components/api/types';
+import { Alert, EmptyState, LoadError, Loading, Skeleton } from '@/components/ui/surface';
 
 /**
  * What a crawl report shows until it has data: "no report yet" when the API answers 404 (no crawl
@@ -53,5 +54,29 @@ export function FindingCard({
         <div className="mt-3">{children}</div>
       </details>
     </li>
+  );
+}
+
+/**
+ * Says a crawl's result is partial, and why (the run's limits_hit), wherever the run's numbers are
+ * shown: a result cut short must never read as complete. A status region, so screen readers
+ * announce it without interrupting; nothing at all for a complete run.
+ */
+export function CutShortNotice({
+  run,
+  className,
+}: {
+  run: Pick<Run, 'cut_short' | 'limits_hit'>;
+  className?: string;
+}) {
+  if (run.cut_short !== 1) return null;
+  return (
+    <Alert tone="warning" title="This crawl's result is partial" className={className}>
+      <ul className="list-disc space-y-1 pl-5">
+        {run.limits_hit.map((hit) => (
+          <li key={hit.limit}>{hit.detail}</li>
+        ))}
+      </ul>
+    </Alert>
   );
 }

@@ -7,7 +7,7 @@ import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Badge, EmptyState, Stat } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import type { SeoReport as SeoReportBody, SeoReportCheck } from '@/lib/seo/report';
-import { FindingCard, ReportPlaceholder } from './report-parts';
+import { CutShortNotice, FindingCard, ReportPlaceholder } from './report-parts';
 
 type SeoReportResponse = SeoReportBody & { run: Run };
 
@@ -34,6 +34,7 @@ export function SeoReport({ siteId }: { siteId: string }) {
   return (
     <div className="space-y-6">
       <p className="text-sm text-zinc-600">From the crawl started {formatDateTime(run.started_at)}.</p>
+      <CutShortNotice run={run} />
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Stat
           label="SEO score"

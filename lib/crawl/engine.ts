@@ -312,7 +312,7 @@ class Step {
     await this.recordLimits([
       {
         limit: 'unprocessable-urls',
-        detail: `the crawler stopped twice while handling a URL; such URLs are reported as errors ("could not be processed") and were not tried again`,
+        detail: `The crawler stopped twice while handling a URL; such URLs are reported as errors ("could not be processed") and were not tried again.`,
       },
     ]);
   }
@@ -340,7 +340,7 @@ class Step {
     const cap = this.capReason();
     return {
       limit: cap.limit,
-      detail: `the crawl stopped after ${this.cap} pages (${cap.reason}); links on the pages crawled were all checked`,
+      detail: `The crawl stopped after ${this.cap} pages (${cap.reason}); the links on the pages crawled were all checked.`,
     };
   }
 
@@ -622,7 +622,7 @@ class Step {
       [
         {
           limit: 'external-checks',
-          detail: `${cap} external links were checked; further external links were not (the cap on external checks per run)`,
+          detail: `${cap} external links were checked; further external links were not (the cap on external checks per run).`,
         },
       ],
       tx,

@@ -1,8 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
 import * as reportRoute from '@/app/api/v1/sites/[id]/report/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { setOverage } from '@/lib/billing/settings';
 import { workRun } from '@/lib/crawl/engine';
 import { finalizeRun } from '@/lib/crawl/finalize';
@@ -10,7 +8,7 @@ import { seedRun } from '@/lib/crawl/seed';
 import type { Db } from '@/lib/db/client';
 import { crawlUrls, runs } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
-import { htmlPage } from '../support/crawl';
+import { htmlPage, registerAndStart } from '../support/crawl';
 import { useTestDatabase } from '../support/db';
 import { call, signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
@@ -58,22 +56,7 @@ afterAll(async () => {
 
 describe('the cap on external link checks per run', () => {
   it('checks the first external links up to the cap, records the rest as not checked and says so', async () => {
-    const created = await call(sitesRoute.POST, {
-      path: '/api/v1/sites',
-      token,
-      body: { rootUrl: site.url() },
-    });
-    expect(created.status).toBe(201);
-    const siteId: string = created.body.site.id;
-    const started = await call(crawlRoute.POST, {
-      path: `/api/v1/sites/${siteId}/crawl`,
-      token,
-      params: { id: siteId },
-      body: { chainA11y: false },
-    });
-    expect(started.status).toBe(202);
-    const runId: string = started.body.status.runId;
-
+    const { siteId, runId } = await registerAndStart(token, site.url(), {}, { chainA11y: false });
     await seedRun(db, runId);
     for (let steps = 0; steps < 20; steps++) {
       if ((await workRun(db, runId, { maxExternalChecks: CAP })).status === 'exhausted') break;

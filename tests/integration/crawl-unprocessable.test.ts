@@ -1,8 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
 import * as reportRoute from '@/app/api/v1/sites/[id]/report/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { setOverage } from '@/lib/billing/settings';
 import { workRun } from '@/lib/crawl/engine';
 import { finalizeRun } from '@/lib/crawl/finalize';
@@ -18,7 +16,7 @@ import { seedRun } from '@/lib/crawl/seed';
 import type { Db } from '@/lib/db/client';
 import { crawlUrls, runs } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
-import { htmlPage } from '../support/crawl';
+import { htmlPage, registerAndStart } from '../support/crawl';
 import { useTestDatabase } from '../support/db';
 import { call, signInOwner } from '../support/http';
 import { hang, startServer, type TestServer } from '../support/http-server';
@@ -57,23 +55,7 @@ afterAll(async () => {
 });
 
 /** A crawl run of a new site (no job runtime: the test works it by hand). */
-async function startRun(): Promise<{ siteId: string; runId: string }> {
-  const created = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token,
-    body: { rootUrl: site.url() },
-  });
-  expect(created.status).toBe(201);
-  const siteId: string = created.body.site.id;
-  const started = await call(crawlRoute.POST, {
-    path: `/api/v1/sites/${siteId}/crawl`,
-    token,
-    params: { id: siteId },
-    body: { chainA11y: false },
-  });
-  expect(started.status).toBe(202);
-  return { siteId, runId: started.body.status.runId };
-}
+const startRun = () => registerAndStart(token, site.url(), {}, { chainA11y: false });
 
 const urlRow = async (runId: string, url: string) =>
   (

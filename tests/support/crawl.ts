@@ -50,6 +50,21 @@ export async function registerAndCrawl(
   rootUrl: string,
   settings: Record<string, unknown> = {},
 ): Promise<string> {
+  const { siteId } = await registerAndStart(token, rootUrl, settings);
+  await jobsIdle();
+  return siteId;
+}
+
+/**
+ * Registers `rootUrl` through the API and starts a crawl (`body`: the trigger's). Without a job
+ * runtime nothing works the run: the test can seed and work it by hand.
+ */
+export async function registerAndStart(
+  token: string,
+  rootUrl: string,
+  settings: Record<string, unknown> = {},
+  body?: unknown,
+): Promise<{ siteId: string; runId: string }> {
   const created = await call(sitesRoute.POST, {
     path: '/api/v1/sites',
     token,
@@ -62,10 +77,10 @@ export async function registerAndCrawl(
     path: `/api/v1/sites/${siteId}/crawl`,
     token,
     params: { id: siteId },
+    body,
   });
   expect(started.status).toBe(202);
-  await jobsIdle();
-  return siteId;
+  return { siteId, runId: started.body.status.runId as string };
 }
 
 /** A small valid HTML page around `body`. */

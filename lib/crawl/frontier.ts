@@ -361,19 +361,20 @@ export async function skipPending(
 /**
  * At the page cap: marks skipped the pending internal URLs that no crawled page links to (sitemap
  * URLs never reached). The rest are link targets of pages already crawled and still need a verdict.
+ * Only seeded URLs (no `found_on`) can be unlinked: anything else was discovered on a parsed page.
  */
 export async function skipUnlinkedInternal(db: Db, runId: string, detail: string): Promise<number> {
   const skipped = await queryRows(
     db,
-    sql`with linked as (
-          select distinct l.link ->> 0 as url
-          from crawl_urls p cross join lateral jsonb_array_elements(p.links) as l(link)
-          where p.run_id = ${runId}::uuid and p.links is not null
-        )
-        update crawl_urls set state = 'done', verdict = 'skipped', detail = ${detail}, lease_expires_at = null
-        where run_id = ${runId}::uuid and kind = 'internal' and state = 'pending'
-          and url not in (select url from linked where url is not null)
-        returning url`,
+    // NOT EXISTS plans as a hash anti-join, which spills to disk on a big run; NOT IN over a
+    // subquery too large for work_mem would rescan it for every candidate row.
+    sql`update crawl_urls c set state = 'done', verdict = 'skipped', detail = ${detail}, lease_expires_at = null
+        where c.run_id = ${runId}::uuid and c.kind = 'internal' and c.state = 'pending' and c.found_on is null
+          and not exists (
+            select 1 from crawl_urls p cross join lateral jsonb_array_elements(p.links) as l(link)
+            where p.run_id = ${runId}::uuid and p.links is not null and l.link ->> 0 = c.url
+          )
+        returning c.url`,
   );
   return skipped.length;
 }

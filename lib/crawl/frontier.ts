@@ -339,8 +339,8 @@ export async function completeUrls(
 }
 
 /**
- * Marks every pending URL of a kind as done without fetching it: the page cap (maxPages or the
- * monthly allowance) was reached, or the crawl cannot continue (root URL failed).
+ * Marks every pending URL of a kind as done without fetching it: the crawl cannot continue (root
+ * URL failed). The page cap is not such an end: see skipUnlinkedInternal.
  */
 export async function skipPending(
   db: Db,

@@ -31,6 +31,11 @@ export function RunHistory({ runs }: { runs: RunResource[] }) {
             <Td>
               <Badge tone={stateTone[run.state]}>{run.state}</Badge>
               {run.error ? <div className="mt-1 max-w-xs text-xs text-red-700">{run.error}</div> : null}
+              {run.cut_short === 1 ? (
+                <div className="mt-1 max-w-xs text-xs text-amber-800">
+                  Partial result: {run.limits_hit.map((hit) => hit.detail).join(' ')}
+                </div>
+              ) : null}
             </Td>
             <Td className="whitespace-nowrap">
               {run.finished_at ? formatDuration(run.finished_at - run.started_at) : 'In progress'}

@@ -41,7 +41,7 @@ export function CrawlPanel({ siteId, canCrawl }: { siteId: string; canCrawl: boo
       setAnnouncement(
         run?.state === 'failed'
           ? `Crawl failed${run.error ? `: ${run.error}` : ''}.`
-          : `Crawl finished: ${run?.broken_count ?? 0} broken links found.`,
+          : `Crawl finished: ${run?.broken_count ?? 0} broken links found${run?.cut_short === 1 ? '; the result is partial' : ''}.`,
       );
       router.refresh();
     }

@@ -8,10 +8,13 @@ import {
   type NetErrorCode,
   type RedirectHop,
 } from '@/lib/net';
+import { parseUrl } from './url';
 
 /**
- * - `ok`: the target answered 2xx (or a final 3xx such as 304);
- * - `broken`: a definitive failure status: 404, 410, other 4xx, 5xx (after one retry);
+ * - `ok`: the target answered 2xx (or a final 3xx other than 304, whose body a browser shows);
+ * - `broken`: a definitive failure status: 404, 410, other 4xx, 5xx (after one retry), a 304 (the
+ *   crawler never asks conditionally, so a 304 gives a visitor nothing to show), or a reference
+ *   that is not a URL at all (`href="http://"`), which no request is made for;
  * - `error`: no usable response: DNS, refused or reset connection, TLS, timeout, redirect loop or
  *   too many hops;
  * - `unverifiable`: the target answered but will not tell a robot: 401, 403 (bot walls such as
@@ -55,6 +58,10 @@ export function classifyStatus(
   status: number,
   headers?: IncomingHttpHeaders,
 ): { verdict: Exclude<LinkVerdict, 'error'>; detail: string | null } {
+  // Neither the crawler nor the checker sends a conditional request, so a 304 answers a plain GET
+  // with no body: a browser would show nothing (linkinator and browsers alike treat it as failed).
+  if (status === 304)
+    return { verdict: 'broken', detail: 'not modified (304) in answer to an unconditional request' };
   if (status >= 200 && status < 400) return { verdict: 'ok', detail: null };
   if (isBotChallenge(headers))
     return { verdict: 'unverifiable', detail: `blocked by a bot challenge (${status})` };
@@ -76,6 +83,23 @@ export function classifyResponse(response: FollowedResponse): LinkCheckOutcome {
     redirectChain: response.chain.length > 1 ? response.chain : null,
     detail,
     finalUrl: response.url,
+  };
+}
+
+/**
+ * Outcome for a link that is not an http(s) URL at all (`http://`, `//////` on an http page): the
+ * extractor keeps such an href as written so that it is reported, never silently dropped, and no
+ * request is made for it. Null for a usable URL.
+ */
+export function invalidUrlOutcome(url: string): LinkCheckOutcome | null {
+  const parsed = parseUrl(url);
+  if (parsed !== null && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) return null;
+  return {
+    verdict: 'broken',
+    statusCode: null,
+    redirectChain: null,
+    detail: `invalid URL: ${JSON.stringify(url)}`,
+    finalUrl: url,
   };
 }
 
@@ -104,11 +128,14 @@ export interface CheckOptions {
 type Attempt = { response: FollowedResponse; error?: undefined } | { response?: undefined; error: NetError };
 
 /**
- * Checks an external link as cheaply as the target allows: HEAD first, GET (body discarded) when
+ * Checks an external link as cheaply as the target allows (a link that is not a URL is reported
+ * invalid without a request): HEAD first, GET (body discarded) when
  * HEAD is not answered with a 2xx. One retry at most: after 429/503 (waiting for Retry-After,
  * capped) or after a transient network failure. Throws only when `signal` cancels the check.
  */
 export async function checkLink(url: string, options: CheckOptions = {}): Promise<LinkCheckOutcome> {
+  const invalid = invalidUrlOutcome(url);
+  if (invalid) return invalid;
   const retryAfterCapMs = options.retryAfterCapMs ?? RETRY_AFTER_CAP_MS;
   const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   const attempt = async (method: 'HEAD' | 'GET'): Promise<Attempt> => {

@@ -9,11 +9,11 @@ import {
   type RunSettings,
   runs,
 } from '@/lib/db/schema';
-import { parseHtml } from '@/lib/html/document';
+import { MAX_HTML_BYTES, MAX_HTML_NESTING, parseHtmlBytes } from '@/lib/html/document';
 import { type FollowedResponse, fetchFollowing, header, NetError } from '@/lib/net';
 import { extractSeoFacts } from '@/lib/seo/extract';
 import { checkLink, classifyFailure, classifyResponse, type LinkCheckOutcome, retryAfterMs } from './check';
-import { extractLinks } from './extract';
+import { extractLinks, MAX_LINKS_PER_PAGE } from './extract';
 import {
   claimRedirectedPages,
   completeUrls,
@@ -94,8 +94,6 @@ export const DEFAULT_TUNING: EngineTuning = {
 
 /** Largest HTML document read; the rest of a bigger page is ignored. */
 const MAX_PAGE_BYTES = 5 * 1024 * 1024;
-/** Elements whose target is navigated to (fetched and parsed); everything else is an embedded resource. */
-const PAGE_TAGS = new Set(['a', 'area', 'iframe', 'meta']);
 const HTML_TYPES = /^\s*(text\/html|application\/xhtml\+xml)/i;
 const TRANSIENT_CODES = new Set(['timeout', 'reset', 'network']);
 
@@ -710,6 +708,7 @@ class Step {
       lease,
       result: toResult(lease, outcome, null, null),
       newUrls: [],
+      ...(parsed.limits ? { limits: parsed.limits } : {}),
       redirectedPage: {
         url: target.url,
         depth: lease.depth,
@@ -729,8 +728,8 @@ class Step {
     outcome: LinkCheckOutcome,
     pageUrl: string,
   ): Processed {
-    const document = parseHtml(response.body.toString('utf8'));
-    const { links } = extractLinks(document, response.url);
+    const { document, truncated } = parseHtmlBytes(response.body);
+    const { links, linksCapped } = extractLinks(document, response.url);
     const seoFacts = this.rules.seo
       ? extractSeoFacts(document, response.url, {
           xRobotsTag: joinedHeader(response.headers['x-robots-tag']),
@@ -752,11 +751,29 @@ class Step {
         kind: target.kind,
         depth: lease.depth + 1,
         foundOn: pageUrl,
-        isAsset: !PAGE_TAGS.has(link.tag),
+        isAsset: link.asset,
       });
     }
     if (this.seen.size > 200_000) this.seen.clear();
-    return { lease, result: toResult(lease, outcome, seoFacts, pageLinks), newUrls };
+    const limits: LimitHit[] = [];
+    if (truncated !== null || response.truncated) {
+      limits.push({
+        limit: 'html-bytes',
+        detail:
+          truncated === 'nesting'
+            ? `${pageUrl} nests elements more than ${MAX_HTML_NESTING} deep: it was read for links only down to there`
+            : `${pageUrl} is larger than ${MAX_HTML_BYTES} bytes: only its first ${MAX_HTML_BYTES} bytes were read for links`,
+      });
+    }
+    if (linksCapped) {
+      limits.push({
+        limit: 'links-per-page',
+        detail: `${pageUrl} has more than ${MAX_LINKS_PER_PAGE} links: only its first ${MAX_LINKS_PER_PAGE} were checked`,
+      });
+    }
+    const processed: Processed = { lease, result: toResult(lease, outcome, seoFacts, pageLinks), newUrls };
+    if (limits.length > 0) processed.limits = limits;
+    return processed;
   }
 
   private async checkExternal(lease: LeasedUrl): Promise<Processed> {

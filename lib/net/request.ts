@@ -12,7 +12,12 @@ export type { RedirectHop };
 export const USER_AGENT_TOKEN = 'SitewatchBot';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
-export const DEFAULT_MAX_REDIRECTS = 10;
+/**
+ * Redirects followed before a request fails: 20, the limit browsers apply (Fetch standard, Chrome,
+ * Firefox), so a chain a visitor's browser follows is never reported as an error. Loops are caught
+ * separately, at their first repeated URL.
+ */
+export const DEFAULT_MAX_REDIRECTS = 20;
 
 let userAgentValue: string | undefined;
 export function userAgent(): string {
@@ -57,7 +62,7 @@ export interface FollowedResponse extends HttpResponse {
 }
 
 export interface FollowOptions extends HttpRequestOptions {
-  /** Redirects followed before failing with `too-many-redirects`. Default 10. */
+  /** Redirects followed before failing with `too-many-redirects`. Default DEFAULT_MAX_REDIRECTS. */
   maxRedirects?: number;
 }
 

@@ -364,7 +364,8 @@ function imagesDetail(facts: PageSeoFacts): string {
   const noun = count === 1 ? '1 image has' : `${count} images have`;
   const first = facts.imagesWithoutAlt[0];
   if (!first) return `${noun} no alt attribute`;
-  return `${noun} no alt attribute, first: ${first.src ?? 'no src'} (${first.selector})`;
+  const where = first.selector === null ? '' : ` (${first.selector})`;
+  return `${noun} no alt attribute, first: ${first.src ?? 'no src'}${where}`;
 }
 
 function canonicalProblem(

@@ -1,4 +1,4 @@
-import type { AnyNode, Document, Element, Text } from '@/lib/html/document';
+import { type AnyNode, type Document, type Element, type Text, walkElements } from '@/lib/html/document';
 import { MAX_IMAGE_SAMPLES, MAX_STORED_SRC, MAX_STORED_TEXT, type PageSeoFacts } from './facts';
 import { positionalSelector } from './selector';
 
@@ -20,7 +20,7 @@ export function extractSeoFacts(
   options: ExtractOptions = {},
 ): PageSeoFacts {
   const found = newFoundElements();
-  walk(document.children, found, false);
+  walk(document.children, found);
 
   const baseUrl = (found.baseHref !== undefined && resolveUrl(found.baseHref, pageUrl)) || pageUrl;
   const title = found.title === null ? null : normalizeText(textContent(found.title.children));
@@ -94,25 +94,19 @@ function newFoundElements(): FoundElements {
 const CANONICAL_REL = /(?:^|\s)canonical(?:$|\s)/i;
 const PRESENTATIONAL_ROLE = /^(presentation|none)$/i;
 
-function isElement(node: AnyNode): node is Element {
-  return node.type === 'tag' || node.type === 'script' || node.type === 'style';
-}
-
 /**
- * Pre-order walk (document order, like the selector engine) that touches each element once and
- * allocates nothing per node. It descends only into elements, so the content of a `<template>`
- * (a separate document fragment under the element) is skipped: it is inert markup that browsers
- * neither render nor index, and the crawler's link extraction skips it too.
+ * Pre-order walk (document order, like the selector engine) that touches each element once. It
+ * descends only into elements, so the content of a `<template>` (a separate document fragment
+ * under the element) is skipped: it is inert markup that browsers neither render nor index, and
+ * the crawler's link extraction skips it too. Iterative (see walkElements): a hostile page nests
+ * deeper than the stack.
  */
-function walk(nodes: AnyNode[], found: FoundElements, insideSvg: boolean): void {
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i] as AnyNode;
-    if (!isElement(node)) continue;
+function walk(nodes: AnyNode[], found: FoundElements): void {
+  walkElements(nodes, false, (node, insideSvg) => {
     const attribs = node.attribs;
     const id = attribs.id;
     if (id !== undefined) found.idCounts.set(id, (found.idCounts.get(id) ?? 0) + 1);
 
-    let childrenInsideSvg = insideSvg;
     switch (node.name) {
       case 'img':
         // Only a missing alt is flagged: `alt=""` is the correct markup for a decorative image,
@@ -149,13 +143,9 @@ function walk(nodes: AnyNode[], found: FoundElements, insideSvg: boolean): void 
           found.lang = attribs.lang;
         }
         break;
-      case 'svg':
-        childrenInsideSvg = true;
-        break;
     }
-
-    if (node.children.length > 0) walk(node.children, found, childrenInsideSvg);
-  }
+    return insideSvg || node.name === 'svg';
+  });
 }
 
 /** Meta names are case-insensitive (`[name="..." i]`). */

@@ -26,7 +26,7 @@ export const pageSeoFactsSchema = z.object({
   /** How many `<img>` elements have no alt attribute at all. */
   imagesWithoutAltCount: z.number().int().nonnegative(),
   /** The first few of them, to point at in the report. */
-  imagesWithoutAlt: z.array(z.object({ src: z.string().nullable(), selector: z.string() })),
+  imagesWithoutAlt: z.array(z.object({ src: z.string().nullable(), selector: z.string().nullable() })),
 });
 
 export type PageSeoFacts = z.infer<typeof pageSeoFactsSchema>;

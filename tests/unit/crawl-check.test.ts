@@ -46,7 +46,7 @@ beforeAll(async () => {
     '/slow': hang,
   });
   site.route('/r2', { status: 302, headers: { location: other.url('/landing') } });
-  for (let n = 0; n <= 11; n++) {
+  for (let n = 0; n <= 21; n++) {
     site.route(
       `/hops/${n}`,
       n === 0 ? { body: 'end' } : { status: 302, headers: { location: `/hops/${n - 1}` } },
@@ -150,10 +150,45 @@ describe('checkLink', () => {
     });
     expect(loop.redirectChain).toHaveLength(2);
 
-    expect(await checkLink(site.url('/hops/10'), fast)).toMatchObject({ verdict: 'ok' });
-    const tooMany = await checkLink(site.url('/hops/11'), fast);
-    expect(tooMany).toMatchObject({ verdict: 'error', statusCode: null, detail: 'more than 10 redirects' });
-    expect(tooMany.redirectChain).toHaveLength(11);
+    // Browsers follow 20 redirects (the Fetch standard's limit): so does the checker.
+    expect(await checkLink(site.url('/hops/20'), fast)).toMatchObject({ verdict: 'ok' });
+    const tooMany = await checkLink(site.url('/hops/21'), fast);
+    expect(tooMany).toMatchObject({ verdict: 'error', statusCode: null, detail: 'more than 20 redirects' });
+    expect(tooMany.redirectChain).toHaveLength(21);
+  });
+
+  it('calls a final 304 to a plain request broken, directly or after redirects', async () => {
+    site.route('/not-modified', { status: 304 });
+    site.route('/to-not-modified', { status: 302, headers: { location: '/not-modified' } });
+    expect(await checkLink(site.url('/not-modified'), fast)).toMatchObject({
+      verdict: 'broken',
+      statusCode: 304,
+      detail: 'not modified (304) in answer to an unconditional request',
+    });
+    const redirected = await checkLink(site.url('/to-not-modified'), fast);
+    expect(redirected).toMatchObject({ verdict: 'broken', statusCode: 304 });
+    expect(redirected.redirectChain).toHaveLength(2);
+    // Nothing conditional was asked: no request carried a validator.
+    const asked = site.requests.filter((r) => r.path.endsWith('not-modified'));
+    expect(asked.length).toBeGreaterThan(0);
+    for (const request of asked) {
+      expect(request.headers['if-none-match']).toBeUndefined();
+      expect(request.headers['if-modified-since']).toBeUndefined();
+    }
+  });
+
+  it('reports a link that is not a URL as broken, invalid, without a request', async () => {
+    const before = site.requests.length;
+    for (const raw of ['http://', '//////', 'https://exa mple.com/']) {
+      expect(await checkLink(raw, fast)).toEqual({
+        verdict: 'broken',
+        statusCode: null,
+        redirectChain: null,
+        detail: `invalid URL: ${JSON.stringify(raw)}`,
+        finalUrl: raw,
+      });
+    }
+    expect(site.requests.length).toBe(before);
   });
 
   it('waits for Retry-After on 429, then accepts the retry', async () => {
@@ -255,7 +290,8 @@ describe('checkLink', () => {
 describe('classifyStatus', () => {
   it('maps statuses to verdicts', () => {
     expect(classifyStatus(204).verdict).toBe('ok');
-    expect(classifyStatus(304).verdict).toBe('ok');
+    expect(classifyStatus(304).verdict).toBe('broken');
+    expect(classifyStatus(300).verdict).toBe('ok');
     expect(classifyStatus(407)).toEqual({
       verdict: 'unverifiable',
       detail: 'proxy authentication required (407)',

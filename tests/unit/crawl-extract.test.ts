@@ -1,7 +1,16 @@
 import { load } from 'cheerio';
+import { Element, Text } from 'domhandler';
 import { describe, expect, it } from 'vitest';
-import { extractLinks, parseMetaRefresh, parseSrcset } from '@/lib/crawl/extract';
+import {
+  extractLinks,
+  MAX_JSON_LD_CHARS,
+  MAX_JSON_LD_URLS,
+  MAX_LINKS_PER_PAGE,
+  parseMetaRefresh,
+  parseSrcset,
+} from '@/lib/crawl/extract';
 import { parseHtml } from '@/lib/html/document';
+import { MAX_SELECTOR_LENGTH, MAX_SELECTOR_STEPS } from '@/lib/seo/selector';
 
 const PAGE = 'https://example.com/docs/guide/index.html';
 
@@ -134,10 +143,11 @@ describe('extractLinks', () => {
     const { $, links } = extract(html);
     expect(links.length).toBe(23);
     for (const link of links) {
-      const found = $(link.selector);
-      expect(found.length, link.selector).toBe(1);
+      const selector = String(link.selector);
+      const found = $(selector);
+      expect(found.length, selector).toBe(1);
       const attr = link.tag === 'img' ? 'src' : 'href';
-      expect(new URL(found.attr(attr) ?? '', PAGE).href, link.selector).toBe(link.url);
+      expect(new URL(found.attr(attr) ?? '', PAGE).href, selector).toBe(link.url);
     }
     const selectorOf = (path: string) => links.find((l) => new URL(l.url).pathname === path)?.selector;
     expect(selectorOf('/b')).toBe(
@@ -148,6 +158,161 @@ describe('extractLinks', () => {
     // Duplicate and non-identifier ids fall back to positions.
     expect(selectorOf('/h')?.startsWith('html > body > main:nth-of-type(1) > div:nth-of-type(')).toBe(true);
     expect(selectorOf('/i')?.startsWith('html > body')).toBe(true);
+  });
+});
+
+function appendChild(parent: Element, child: Element | Text): void {
+  child.parent = parent;
+  parent.children.push(child);
+}
+
+describe('extractLinks on hostile pages', () => {
+  /** The page of issue 10: 1,000 nested elements around 20,000 links, about 250 KB. */
+  const hostile = `<html><body>${'<div>'.repeat(1000)}${Array.from(
+    { length: 20_000 },
+    (_, i) => `<a href="/p${i}">${i}</a>`,
+  ).join('')}${'</div>'.repeat(1000)}</body></html>`;
+
+  it('takes at most MAX_LINKS_PER_PAGE links, says so, and keeps every selector bounded', () => {
+    expect(hostile.length).toBeGreaterThan(250_000);
+    const { links, linksCapped } = extractLinks(parseHtml(hostile), PAGE);
+    expect(linksCapped).toBe(true);
+    expect(links).toHaveLength(MAX_LINKS_PER_PAGE);
+    expect(links.at(-1)?.url).toBe(`https://example.com/p${MAX_LINKS_PER_PAGE - 1}`);
+    // Linear cost: what the selectors hold is bounded per link, whatever the depth (a full-depth
+    // selector here is over 20,000 characters, 200 MB for the page).
+    const selectorChars = links.reduce((sum, l) => sum + (l.selector?.length ?? 0), 0);
+    expect(selectorChars).toBeLessThanOrEqual(links.length * MAX_SELECTOR_LENGTH);
+    // 1,000 levels without an id: no bounded selector finds these links, so none is given.
+    expect(links.every((l) => l.selector === null)).toBe(true);
+  });
+
+  it('is not capped below the limit', () => {
+    const html = Array.from({ length: MAX_LINKS_PER_PAGE }, (_, i) => `<a href="/p${i}">${i}</a>`).join('');
+    const { links, linksCapped } = extractLinks(parseHtml(html), PAGE);
+    expect(links).toHaveLength(MAX_LINKS_PER_PAGE);
+    expect(linksCapped).toBe(false);
+  });
+
+  it('walks nesting deeper than the stack', () => {
+    // A tree built by hand, since parsing stops at MAX_HTML_NESTING: 200,000 levels deep, past any
+    // recursive walk, with an anchor at the bottom whose label is read without recursion too.
+    const depth = 200_000;
+    const document = parseHtml('<html><body><div></div></body></html>');
+    let parent = load(document)('div')[0] as Element;
+    for (let i = 0; i < depth; i++) {
+      const child = new Element(i === depth - 1 ? 'a' : 'span', i === depth - 1 ? { href: '/bottom' } : {});
+      appendChild(parent, child);
+      parent = child;
+    }
+    for (let i = 0; i < depth; i++) {
+      const child = new Element('b', {});
+      appendChild(parent, child);
+      parent = child;
+    }
+    appendChild(parent, new Text('deep'));
+    const { links } = extractLinks(document, PAGE);
+    expect(links).toEqual([
+      expect.objectContaining({
+        url: 'https://example.com/bottom',
+        selector: null,
+        text: null,
+        asset: false,
+      }),
+    ]);
+  });
+
+  it('anchors deep links on a near unique id, within the bounds, and cheerio finds them', () => {
+    const html = `<body>${'<div>'.repeat(100)}<section id="list">${'<ul><li>'.repeat(5)}<a href="/x">x</a>${'</li></ul>'.repeat(5)}</section>
+      ${'<span>'.repeat(MAX_SELECTOR_STEPS)}<a href="/y">y</a></body>`;
+    const { $, links } = extract(html);
+    const [x, y] = links;
+    expect(x?.selector?.startsWith('#list > ul:nth-of-type(1) > li:nth-of-type(1) > ')).toBe(true);
+    expect($(String(x?.selector)).attr('href')).toBe('/x');
+    expect(y?.selector).toBeNull();
+  });
+});
+
+describe('extractLinks fidelity', () => {
+  it('keeps links that are not URLs at all, as written, to be reported invalid', () => {
+    const { links } = extract(`
+      <a href="//////">oh noes</a><a href=" http:// ">empty host</a><a href="https://exa mple.com/">space</a>
+      <a href="irc://irc.example.net/%23chan">irc</a><a href="mailto:a@example.com">m</a>
+      <a href="">self</a><a href="#">top</a>`);
+    expect(links.map((l) => [l.url, l.text])).toEqual([
+      ['//////', 'oh noes'],
+      ['http://', 'empty host'],
+      ['https://exa mple.com/', 'space'],
+    ]);
+  });
+
+  it('checks the URLs that social cards publish, labelled by their property', () => {
+    const { $, links } = extract(`<html><head>
+      <meta name="twitter:card" content="summary">
+      <meta property="og:url" content="/canonical-share">
+      <meta property="og:title" content="Title">
+      <meta property="og:image" content="/share.png">
+      <meta property="og:image:secure_url" content="https://cdn.example.net/share.png">
+      <meta name="twitter:image" content="/card.png">
+      <meta property="og:video" content="">
+      <meta name="og:audio" content="/sound.mp3">
+      </head><body></body></html>`);
+    expect(links.map((l) => [l.text, l.url, l.asset])).toEqual([
+      ['og:url', 'https://example.com/canonical-share', false],
+      ['og:image', 'https://example.com/share.png', true],
+      ['og:image:secure_url', 'https://cdn.example.net/share.png', true],
+      ['twitter:image', 'https://example.com/card.png', true],
+      ['og:audio', 'https://example.com/sound.mp3', true],
+    ]);
+    for (const link of links) {
+      expect(link.tag).toBe('meta');
+      expect($(String(link.selector)).attr('content'), String(link.selector)).toBeDefined();
+    }
+  });
+
+  it('checks url, image and logo in JSON-LD, at any depth, each as the script element', () => {
+    const jsonLd = {
+      '@context': 'https://schema.org',
+      '@graph': [
+        {
+          '@type': 'NewsArticle',
+          headline: 'A headline with https://not-a-link.example in its text',
+          image: ['/photos/1x1.jpg', { '@type': 'ImageObject', url: '/photos/4x3.jpg' }],
+          author: { '@type': 'Person', name: 'J', url: 'https://example.com/authors/j' },
+          publisher: { '@type': 'Organization', logo: { '@type': 'ImageObject', url: '/logo.png' } },
+        },
+        { '@type': 'WebSite', url: '/' },
+      ],
+    };
+    const { $, links } = extract(`<html><head>
+      <script type="application/ld+json">${JSON.stringify(jsonLd)}</script>
+      <script type="application/ld+json">{ not json </script>
+      <script type="text/plain">{"url": "/ignored"}</script>
+      </head><body></body></html>`);
+    expect(links.map((l) => [l.text, new URL(l.url).pathname, l.asset])).toEqual([
+      ['JSON-LD image', '/photos/1x1.jpg', true],
+      ['JSON-LD image', '/photos/4x3.jpg', true],
+      ['JSON-LD url', '/authors/j', false],
+      ['JSON-LD logo', '/logo.png', true],
+      ['JSON-LD url', '/', false],
+    ]);
+    for (const link of links) {
+      expect(link.tag).toBe('script');
+      expect($(String(link.selector)).attr('type')).toBe('application/ld+json');
+    }
+  });
+
+  it('bounds the JSON-LD it reads', () => {
+    const many = { image: Array.from({ length: MAX_JSON_LD_URLS + 50 }, (_, i) => `/i${i}.png`) };
+    const huge = { url: '/huge', padding: 'x'.repeat(MAX_JSON_LD_CHARS) };
+    const deep = `${'['.repeat(50_000)}"/deep"${']'.repeat(50_000)}`;
+    const { links } = extract(`
+      <script type="application/ld+json">${JSON.stringify(many)}</script>
+      <script type="application/ld+json">${JSON.stringify(huge)}</script>
+      <script type="application/ld+json">{"image": ${deep}}</script>`);
+    expect(links.filter((l) => l.url.includes('/i'))).toHaveLength(MAX_JSON_LD_URLS);
+    expect(links.some((l) => l.url.endsWith('/huge'))).toBe(false);
+    expect(links.some((l) => l.url.endsWith('/deep'))).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 import * as cheerio from 'cheerio';
 import type { Element } from 'domhandler';
 import { describe, expect, it } from 'vitest';
-import { positionalSelector } from '@/lib/seo/selector';
+import { MAX_SELECTOR_LENGTH, MAX_SELECTOR_STEPS, positionalSelector } from '@/lib/seo/selector';
 
 const HTML = `<body>
   <div id="gallery"><img src="a.png"><p><img src="b.png"></p><img src="c.png"></div>
@@ -18,7 +18,7 @@ describe('positionalSelector', () => {
     const $ = cheerio.load(HTML);
     for (const image of images($)) {
       const selector = positionalSelector(image);
-      expect($(selector).toArray()).toEqual([image]);
+      expect($(String(selector)).toArray()).toEqual([image]);
     }
   });
 
@@ -42,5 +42,23 @@ describe('positionalSelector', () => {
       'html > body > div:nth-of-type(1) > img:nth-of-type(1)',
     );
     expect(positionalSelector(first, (id) => id === 'gallery')).toBe('#gallery > img:nth-of-type(1)');
+  });
+
+  it('stays bounded on deep pages: an anchor within reach, else no selector rather than a wrong one', () => {
+    const depth = 2_000;
+    const html = `<body>${'<div>'.repeat(depth)}<img src="deep.png">${'</div>'.repeat(depth)}
+      <section>${'<p>'.repeat(10)}<div id="near">${'<span>'.repeat(MAX_SELECTOR_STEPS - 2)}<img src="near.png"></div></section>
+      <div>${'<span>'.repeat(MAX_SELECTOR_STEPS)}<img src="far.png"></div>
+      <div>${`<${'x'.repeat(200)}>`.repeat(4)}<img src="long.png"></div></body>`;
+    const $ = cheerio.load(html);
+    const [deep, near, far, long] = images($);
+    if (!deep || !near || !far || !long) throw new Error('fixture has four images');
+    expect(positionalSelector(deep)).toBeNull();
+    expect(positionalSelector(far)).toBeNull();
+    expect(positionalSelector(long)).toBeNull();
+    const anchored = positionalSelector(near);
+    expect(anchored?.startsWith('#near > ')).toBe(true);
+    expect(anchored?.length).toBeLessThanOrEqual(MAX_SELECTOR_LENGTH);
+    expect($(String(anchored)).toArray()).toEqual([near]);
   });
 });

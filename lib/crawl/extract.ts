@@ -131,29 +131,28 @@ export function extractLinks(document: Document, pageUrl: string): ExtractedLink
   const idCounts = new Map<string, number>();
   const state: WalkState = { baseHref: undefined, refresh: undefined };
 
-  walkElements(
-    document.children,
-    { parent: null as Segment | null, seen: new Map<string, number>() },
-    (node, context) => {
-      const tag = node.name;
-      const nth = (context.seen.get(tag) ?? 0) + 1;
-      context.seen.set(tag, nth);
-      const id = node.attribs.id;
-      if (id) idCounts.set(id, (idCounts.get(id) ?? 0) + 1);
-      const segment: Segment = { tag, nth, id, parent: context.parent };
+  // The context siblings share: their parent's segment and how many of each tag came before.
+  type Siblings = { parent: Segment | null; seen: Map<string, number> | null };
+  walkElements<Siblings>(document.children, { parent: null, seen: null }, (node, context) => {
+    const tag = node.name;
+    context.seen ??= new Map();
+    const nth = (context.seen.get(tag) ?? 0) + 1;
+    context.seen.set(tag, nth);
+    const id = node.attribs.id;
+    if (id) idCounts.set(id, (idCounts.get(id) ?? 0) + 1);
+    const segment: Segment = { tag, nth, id, parent: context.parent };
 
-      const sources = linkSources(node, state);
-      if (sources.length > 0) {
-        const candidate = { element: node, segment, sources, refresh: false };
-        candidates.push(candidate);
-        if (tag === 'meta' && state.refresh === undefined && isRefresh(node)) {
-          candidate.refresh = true;
-          state.refresh = candidate;
-        }
+    const sources = linkSources(node, state);
+    if (sources.length > 0) {
+      const candidate = { element: node, segment, sources, refresh: false };
+      candidates.push(candidate);
+      if (tag === 'meta' && state.refresh === undefined && isRefresh(node)) {
+        candidate.refresh = true;
+        state.refresh = candidate;
       }
-      return { parent: segment, seen: new Map<string, number>() };
-    },
-  );
+    }
+    return { parent: segment, seen: null };
+  });
 
   const baseUrl = resolveBase(state.baseHref, pageUrl);
   const isUniqueId = (id: string) => idCounts.get(id) === 1;

@@ -23,6 +23,8 @@ export async function sendMail(db: Db, message: MailMessage): Promise<{ id: stri
     console.log(`mail to=${message.to} subject="${message.subject.replace(/"/g, "'")}"\n${message.text}`);
     return { id: row!.id };
   }
+  // Resend's documented REST call, made here rather than through its SDK: the SDK sends with the
+  // global fetch, which would leave the network without lib/net's deadline, caps and address checks.
   const res = await httpRequest({
     url: `${c.RESEND_BASE_URL.replace(/\/$/, '')}/emails`,
     method: 'POST',

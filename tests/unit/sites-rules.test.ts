@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { createSiteBody, siteIdParams, updateSiteBody } from '@/lib/api/schemas/sites';
-import { MAX_EXCLUDE_PATHS, MAX_EXCLUDE_PATHS_LENGTH } from '@/lib/crawl/url';
+import { MAX_EXCLUDE_PATHS, MAX_EXCLUDE_PATHS_LENGTH, MAX_EXCLUDE_WILDCARDS } from '@/lib/crawl/url';
 import { checkCadence } from '@/lib/sites/cadence';
 import { parseRootUrl } from '@/lib/sites/root-url';
 import { initialSchedule, rescheduleAfterEdit, type ScheduleInputs } from '@/lib/sites/schedule';
@@ -206,6 +206,21 @@ describe('site request schemas', () => {
     expect(parsed.error?.issues[0]).toMatchObject({
       path: ['excludePaths'],
       message: `must have at most ${MAX_EXCLUDE_PATHS_LENGTH} characters in all (has ${MAX_EXCLUDE_PATHS_LENGTH + 1})`,
+    });
+  });
+
+  it('bounds the wildcards of all exclude globs together, since each can keep a state alive along a path', () => {
+    // 3 each: the implied leading **, the * and the ?; escaped ones are literal.
+    const floating = (i: number) => `p${i}/*.htm? \\*`;
+    const atLimit = [...Array.from({ length: 33 }, (_, i) => floating(i)), '/last/**'];
+    expect(createSiteBody.safeParse({ rootUrl: 'https://example.com', excludePaths: atLimit }).success).toBe(
+      true,
+    );
+    const parsed = updateSiteBody.safeParse({ excludePaths: [...atLimit, '/one/[ab]'] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['excludePaths'],
+      message: `must have at most ${MAX_EXCLUDE_WILDCARDS} wildcards (*, **, ?, [...]) in all, counting one for each pattern that does not start with / (has ${MAX_EXCLUDE_WILDCARDS + 1})`,
     });
   });
 

@@ -92,8 +92,6 @@ export const DEFAULT_TUNING: EngineTuning = {
   maxExternalChecks: MAX_EXTERNAL_CHECKS,
 };
 
-/** Largest HTML document read; the rest of a bigger page is ignored. */
-const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 const HTML_TYPES = /^\s*(text\/html|application\/xhtml\+xml)/i;
 const TRANSIENT_CODES = new Set(['timeout', 'reset', 'network']);
 
@@ -647,7 +645,8 @@ class Step {
         url: lease.url,
         timeoutMs: this.tuning.requestTimeoutMs,
         signal: this.abort.signal,
-        maxBytes: lease.isAsset || checkOnly ? 0 : MAX_PAGE_BYTES,
+        // A page is read as far as it is parsed (MAX_HTML_BYTES); a longer one arrives marked truncated.
+        maxBytes: lease.isAsset || checkOnly ? 0 : MAX_HTML_BYTES,
         ...(lease.isAsset ? {} : { headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } }),
       });
     } catch (error) {

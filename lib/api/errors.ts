@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { DomainError, type DomainErrorKind } from '@/lib/errors';
 
 /**
- * The one error type services throw. The pipeline maps it, and only it, to `{error}` with its status;
- * anything else is a 500 whose details stay in the server log.
+ * An error the HTTP layer raises itself (a body too large, malformed JSON, a path id of the wrong
+ * shape), with its status. Services throw domain errors (`@/lib/errors`) instead, mapped below.
  */
 export class ApiError extends Error {
   constructor(
@@ -33,8 +34,21 @@ export function describeZodError(error: z.ZodError, where?: string): string {
   return `${field}: ${issue.message}`;
 }
 
+/** The one place a domain refusal becomes an HTTP status. */
+const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, 401 | 403 | 404 | 409 | 422> = {
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  invalid: 422,
+};
+
+/** Every failure of a /v1 request leaves as `{error}`: known ones with their status, the rest as 500. */
 export function errorResponse(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) return Response.json({ error: error.message }, { status: error.status });
+  if (error instanceof DomainError) {
+    return Response.json({ error: error.message }, { status: DOMAIN_ERROR_STATUS[error.kind] });
+  }
   if (error instanceof z.ZodError) return Response.json({ error: describeZodError(error) }, { status: 422 });
   // Log the failure with its request id; the response carries the id, never the internals.
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

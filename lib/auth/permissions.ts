@@ -1,4 +1,4 @@
-import { forbidden } from '@/lib/api/errors';
+import { ForbiddenError } from '@/lib/errors';
 import type { Principal } from './principal';
 
 /**
@@ -40,5 +40,5 @@ const denial: Record<Permission, string> = {
 };
 
 export function requirePermission(p: Principal, permission: Permission): void {
-  if (!can(p, permission)) throw forbidden(denial[permission]);
+  if (!can(p, permission)) throw new ForbiddenError(denial[permission]);
 }

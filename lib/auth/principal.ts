@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { forbidden, unauthorized } from '@/lib/api/errors';
 import type { Db } from '@/lib/db/client';
 import { apiKeys, memberAccess, memberSiteGrants, members } from '@/lib/db/schema';
+import { ForbiddenError, UnauthenticatedError } from '@/lib/errors';
 import { hashKeySecret, looksLikeKey } from '@/lib/keys/secret';
 import { authFor } from './auth';
 
@@ -25,14 +25,14 @@ const INVALID_KEY = 'invalid api key: it is unknown, revoked or expired';
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export async function principalFromKey(db: Db, secret: string, now = Date.now()): Promise<Principal> {
-  if (!looksLikeKey(secret)) throw unauthorized(INVALID_KEY);
+  if (!looksLikeKey(secret)) throw new UnauthenticatedError(INVALID_KEY);
   const [key] = await db
     .select()
     .from(apiKeys)
     .where(eq(apiKeys.secret_hash, hashKeySecret(secret)))
     .limit(1);
   if (!key || key.revoked_at !== null || (key.expires_at !== null && key.expires_at <= now)) {
-    throw unauthorized(INVALID_KEY);
+    throw new UnauthenticatedError(INVALID_KEY);
   }
   if (key.last_used_at === null || now - key.last_used_at > LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ last_used_at: now }).where(eq(apiKeys.id, key.id));
@@ -51,7 +51,7 @@ export async function principalFromSession(db: Db, headers: Headers): Promise<Pr
   if (!session) return null;
   const tenantId = session.session.activeOrganizationId;
   if (!tenantId)
-    throw forbidden(
+    throw new ForbiddenError(
       'no active organization: choose one in the dashboard or with /api/auth/organization/set-active',
     );
   const [member] = await db
@@ -60,7 +60,7 @@ export async function principalFromSession(db: Db, headers: Headers): Promise<Pr
     .leftJoin(memberAccess, eq(memberAccess.member_id, members.id))
     .where(and(eq(members.organizationId, tenantId), eq(members.userId, session.user.id)))
     .limit(1);
-  if (!member) throw forbidden('you are no longer a member of the active organization');
+  if (!member) throw new ForbiddenError('you are no longer a member of the active organization');
   const role = member.role as Role;
   const privileged = role === 'owner' || role === 'admin';
   let siteIds: Principal['siteIds'] = 'all';
@@ -89,9 +89,11 @@ export async function resolvePrincipal(db: Db, headers: Headers): Promise<Princi
   const principal = await principalFromSession(db, headers);
   if (principal) return principal;
   if (headers.get('authorization') || /better-auth\.session_token=/.test(headers.get('cookie') ?? '')) {
-    throw unauthorized('invalid or expired session: sign in again');
+    throw new UnauthenticatedError('invalid or expired session: sign in again');
   }
-  throw unauthorized('missing credentials: send an x-api-key header or a session (Authorization: Bearer)');
+  throw new UnauthenticatedError(
+    'missing credentials: send an x-api-key header or a session (Authorization: Bearer)',
+  );
 }
 
 export const isPrivileged = (p: Principal) => p.via === 'key' || p.role === 'owner' || p.role === 'admin';

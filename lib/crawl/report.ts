@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
-import { notFound } from '@/lib/api/errors';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { type BrokenLink, brokenLinks, type Run, runs, type Site, seoReports } from '@/lib/db/schema';
+import { NotFoundError } from '@/lib/errors';
 import { isSeoCheckId, isSeoImpact, type SeoIssue } from '@/lib/seo/checks';
 import { buildSeoReport, type SeoReport } from '@/lib/seo/report';
 import { scoreSeo } from '@/lib/seo/score';
@@ -80,9 +80,10 @@ export async function getBrokenLinkReport(
   siteId: string,
 ): Promise<BrokenLinkReport> {
   const site = await getVisibleSite(db, principal, siteId);
-  if (site.scanner_enabled !== 1) throw notFound('the Broken Links app is not enabled for this site');
+  if (site.scanner_enabled !== 1)
+    throw new NotFoundError('the Broken Links app is not enabled for this site');
   const run = await latestReportRun(db, site);
-  if (!run) throw notFound('no crawl has run on this site yet');
+  if (!run) throw new NotFoundError('no crawl has run on this site yet');
 
   const isExcluded = compileExcludes(decodeList(site.exclude_paths));
   const rows = (
@@ -127,9 +128,9 @@ export interface SeoReportResponse extends SeoReport {
  */
 export async function getSeoReport(db: Db, principal: Principal, siteId: string): Promise<SeoReportResponse> {
   const site = await getVisibleSite(db, principal, siteId);
-  if (site.seo_enabled !== 1) throw notFound('the SEO app is not enabled for this site');
+  if (site.seo_enabled !== 1) throw new NotFoundError('the SEO app is not enabled for this site');
   const run = await latestReportRun(db, site);
-  if (!run) throw notFound('no crawl has run on this site yet');
+  if (!run) throw new NotFoundError('no crawl has run on this site yet');
 
   const isExcluded = compileExcludes(decodeList(site.exclude_paths));
   const parts = await db

@@ -1,8 +1,8 @@
-import { conflict } from '@/lib/api/errors';
 import type { TriggerCrawlBody } from '@/lib/api/schemas/crawl';
 import { requirePermission } from '@/lib/auth/permissions';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
+import { ConflictError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
 import { getLiveState, type LiveCrawlState } from '@/lib/sites/live';
 import { startCrawl } from './run';
@@ -27,7 +27,7 @@ export async function triggerCrawl(
   const site = await getVisibleSite(db, principal, siteId);
   requirePermission(principal, 'crawl');
   if (site.scanner_enabled !== 1 && site.a11y_enabled !== 1) {
-    throw conflict(
+    throw new ConflictError(
       'neither Broken Links nor Accessibility is enabled for this site: turn one on to crawl it',
     );
   }

@@ -1,10 +1,10 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
-import { ApiError } from '@/lib/api/errors';
 import { getAuth } from '@/lib/auth/auth';
 import { type Principal, type Role, resolvePrincipal } from '@/lib/auth/principal';
 import { type Db, getDb } from '@/lib/db/client';
+import { ForbiddenError, UnauthenticatedError } from '@/lib/errors';
 
 export type DashboardUser = { id: string; email: string; name: string };
 export type OrganizationSummary = { id: string; name: string; slug: string };
@@ -57,11 +57,11 @@ export const dashboardContext = cache(async (): Promise<DashboardContext | Orpha
   try {
     principal = await resolvePrincipal(db, loaded.requestHeaders);
   } catch (error) {
-    // 403 here means no active organization, or one the user has left: let them pick another.
-    if (error instanceof ApiError && error.status === 403) {
+    // Forbidden here means no active organization, or one the user has left: let them pick another.
+    if (error instanceof ForbiddenError) {
       return { user: loaded.user, organizations: loaded.organizations };
     }
-    if (error instanceof ApiError && error.status === 401) redirect('/sign-in');
+    if (error instanceof UnauthenticatedError) redirect('/sign-in');
     throw error;
   }
   const active = loaded.organizations.find((o) => o.id === principal.tenantId);

@@ -1,10 +1,10 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
-import { ApiError } from '@/lib/api/errors';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { runs, type Site } from '@/lib/db/schema';
+import { NotFoundError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
 import { requireDashboard } from './session';
@@ -18,7 +18,7 @@ export const siteForPage = cache(async (siteId: string): Promise<Site> => {
   try {
     return await getVisibleSite(db, principal, siteId);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) notFound();
+    if (error instanceof NotFoundError) notFound();
     throw error;
   }
 });

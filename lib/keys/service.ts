@@ -1,9 +1,9 @@
 import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
-import { conflict, notFound } from '@/lib/api/errors';
 import type { ApiKeyView, CreateKeyInput } from '@/lib/api/schemas/keys';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { apiKeys, sites } from '@/lib/db/schema';
+import { ConflictError, NotFoundError } from '@/lib/errors';
 import { displayPrefix, generateKeySecret, hashKeySecret } from './secret';
 import { assertOrganizationSites } from './site-scope';
 
@@ -99,8 +99,8 @@ export async function rerollKey(
     .select({ revokedAt: apiKeys.revoked_at })
     .from(apiKeys)
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.tenant_id, tenantId)));
-  if (!existing || existing.revokedAt !== null) throw notFound(KEY_NOT_FOUND);
-  throw conflict('key has expired and has no lifetime left to carry over: create a new key instead');
+  if (!existing || existing.revokedAt !== null) throw new NotFoundError(KEY_NOT_FOUND);
+  throw new ConflictError('key has expired and has no lifetime left to carry over: create a new key instead');
 }
 
 export async function revokeKey(
@@ -114,6 +114,6 @@ export async function revokeKey(
     .set({ revoked_at: now })
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.tenant_id, tenantId), isNull(apiKeys.revoked_at)))
     .returning({ id: apiKeys.id });
-  if (!row) throw notFound(KEY_NOT_FOUND);
+  if (!row) throw new NotFoundError(KEY_NOT_FOUND);
   return { revoked: true };
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { unprocessable } from '@/lib/api/errors';
 import type { Db } from '@/lib/db/client';
 import { sites } from '@/lib/db/schema';
+import { InvalidError } from '@/lib/errors';
 
 /**
  * Refuses (422, naming `field`) any id that is not a site of this organization. Used wherever a caller
@@ -21,6 +21,6 @@ export async function assertOrganizationSites(
     .where(and(eq(sites.tenant_id, tenantId), inArray(sites.id, unique)));
   const ownedIds = new Set(owned.map((s) => s.id));
   const foreign = unique.find((id) => !ownedIds.has(id));
-  if (foreign) throw unprocessable(`${field}: ${foreign} is not a site of this organization`);
+  if (foreign) throw new InvalidError(field, `${foreign} is not a site of this organization`);
   return unique;
 }

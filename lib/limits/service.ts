@@ -1,10 +1,10 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import { conflict, unprocessable } from '@/lib/api/errors';
 import type { LimitRequestInput, LimitRequestView, OrgQuota } from '@/lib/api/schemas/limits';
 import { ORG_LIMIT_KIND, organizationLimitFor } from '@/lib/auth/org-limit';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { limitRequests, members } from '@/lib/db/schema';
+import { ConflictError, InvalidError } from '@/lib/errors';
 
 /*
  * Limit-increase requests. The only live kind, `user_orgs`, is about the signed-in account's own
@@ -54,7 +54,7 @@ export async function createLimitRequest(
   const userId = requireUser(principal);
   const currentLimit = await organizationLimitFor(db, userId);
   if (input.requestedLimit <= currentLimit) {
-    throw unprocessable(`requestedLimit: must be above your current limit of ${currentLimit}`);
+    throw new InvalidError('requestedLimit', `must be above your current limit of ${currentLimit}`);
   }
   try {
     const [row] = await db
@@ -74,7 +74,7 @@ export async function createLimitRequest(
     return { request: toView(row) };
   } catch (error) {
     if (isPendingDuplicate(error)) {
-      throw conflict('a request to raise this limit is already pending: wait for it to be decided');
+      throw new ConflictError('a request to raise this limit is already pending: wait for it to be decided');
     }
     throw error;
   }

@@ -1,9 +1,9 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import { conflict, forbidden, notFound } from '@/lib/api/errors';
 import type { MemberAccessInput, MemberView } from '@/lib/api/schemas/members';
 import type { Principal, Role } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { memberAccess, memberSiteGrants, members, organizations, users } from '@/lib/db/schema';
+import { ConflictError, ForbiddenError, NotFoundError } from '@/lib/errors';
 import { assertOrganizationSites } from '@/lib/keys/site-scope';
 
 /*
@@ -83,7 +83,7 @@ async function findMember(tx: Tx, tenantId: string, memberId: string): Promise<M
     .select({ id: members.id, role: members.role })
     .from(members)
     .where(and(eq(members.id, memberId), eq(members.organizationId, tenantId)));
-  if (!row) throw notFound(MEMBER_NOT_FOUND);
+  if (!row) throw new NotFoundError(MEMBER_NOT_FOUND);
   return { id: row.id, role: row.role as Role };
 }
 
@@ -99,7 +99,7 @@ async function lockedActorRole(tx: Tx, principal: Principal): Promise<Role> {
         .where(and(eq(members.id, principal.memberId), eq(members.organizationId, principal.tenantId)))
     : [];
   const role = row?.role as Role | undefined;
-  if (!role || !isPrivilegedRole(role)) throw forbidden('only owners and admins can do this');
+  if (!role || !isPrivilegedRole(role)) throw new ForbiddenError('only owners and admins can do this');
   return role;
 }
 
@@ -132,10 +132,10 @@ export async function changeMemberRole(
     const target = await findMember(tx, principal.tenantId, memberId);
     if (target.role === role) return;
     if ((target.role === 'owner' || role === 'owner') && actorRole !== 'owner') {
-      throw forbidden('only an owner can grant or take away the owner role');
+      throw new ForbiddenError('only an owner can grant or take away the owner role');
     }
     if (target.role === 'owner' && (await ownerCount(tx, principal.tenantId)) <= 1) {
-      throw conflict('the last owner cannot be demoted: make another member an owner first');
+      throw new ConflictError('the last owner cannot be demoted: make another member an owner first');
     }
     await tx
       .update(members)
@@ -146,7 +146,7 @@ export async function changeMemberRole(
     }
   });
   const view = (await listMembers(db, principal.tenantId)).find((m) => m.id === memberId);
-  if (!view) throw notFound(MEMBER_NOT_FOUND);
+  if (!view) throw new NotFoundError(MEMBER_NOT_FOUND);
   return view;
 }
 
@@ -164,9 +164,9 @@ export async function setMemberAccess(
       .from(members)
       .where(and(eq(members.id, memberId), eq(members.organizationId, tenantId)))
       .for('update');
-    if (!target) throw notFound(MEMBER_NOT_FOUND);
+    if (!target) throw new NotFoundError(MEMBER_NOT_FOUND);
     if (isPrivilegedRole(target.role as Role)) {
-      throw conflict(
+      throw new ConflictError(
         `this member is an ${target.role}: owners and admins see every site and may always crawl`,
       );
     }
@@ -207,9 +207,9 @@ export async function removeMember(
     const actorRole = await lockedActorRole(tx, principal);
     const target = await findMember(tx, principal.tenantId, memberId);
     if (target.role === 'owner') {
-      if (actorRole !== 'owner') throw forbidden('only an owner can remove an owner');
+      if (actorRole !== 'owner') throw new ForbiddenError('only an owner can remove an owner');
       if ((await ownerCount(tx, principal.tenantId)) <= 1) {
-        throw conflict('the last owner cannot be removed: make another member an owner first');
+        throw new ConflictError('the last owner cannot be removed: make another member an owner first');
       }
     }
     // Grants and crawl permission go with the member row (foreign keys cascade); delete them

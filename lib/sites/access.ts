@@ -1,10 +1,10 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { siteNotFound } from '@/lib/api/errors';
 import { isUuid } from '@/lib/api/schemas/common';
 import { canSeeSite, type Principal, visibleSiteIds } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { type Site, sites } from '@/lib/db/schema';
+import { siteNotFound } from '@/lib/errors';
 
 /**
  * The site if the caller may see it. Another tenant's site, a site outside a scoped key or outside a

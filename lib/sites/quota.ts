@@ -1,8 +1,8 @@
 import { count, eq, sql } from 'drizzle-orm';
-import { forbidden } from '@/lib/api/errors';
 import { getOverageEnabled, includedSites } from '@/lib/billing/settings';
 import type { Db } from '@/lib/db/client';
 import { sites } from '@/lib/db/schema';
+import { ForbiddenError } from '@/lib/errors';
 
 /** The spec's site list quota object. */
 export type SiteQuota = { count: number; included: number; overageEnabled: boolean };
@@ -29,7 +29,7 @@ export async function claimSiteSlot(tx: Db, tenantId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${SITE_SLOT_LOCK}, hashtext(${tenantId}))`);
   const quota = await getSiteQuota(tx, tenantId);
   if (quota.count >= quota.included && !quota.overageEnabled) {
-    throw forbidden(
+    throw new ForbiddenError(
       `included site count used up: ${quota.count} of ${quota.included} sites registered and overage billing is off; turn overage on (PATCH /v1/billing) or delete a site`,
     );
   }

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
-import { unprocessable } from '@/lib/api/errors';
 import type { CreateSiteInput, UpdateSiteInput } from '@/lib/api/schemas/sites';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { appPauses, notificationSettings, type Run, runs, type Site, sites } from '@/lib/db/schema';
+import { InvalidError } from '@/lib/errors';
 import { getVisibleSite, visibleSitesCondition } from './access';
 import { checkCadence } from './cadence';
 import {
@@ -114,7 +114,7 @@ function applyEdit(before: Site, input: UpdateSiteInput, lastA11yRunAt: number |
   }
   if (input.cadenceMinutes !== undefined) {
     const problem = checkCadence(input.cadenceMinutes, before.cadence_minutes);
-    if (problem) throw unprocessable(`cadenceMinutes: ${problem}`);
+    if (problem) throw new InvalidError('cadenceMinutes', problem);
     after.cadence_minutes = input.cadenceMinutes;
   }
   if (input.a11yCadenceMinutes !== undefined) {
@@ -123,10 +123,11 @@ function applyEdit(before: Site, input: UpdateSiteInput, lastA11yRunAt: number |
     const requested = input.a11yCadenceMinutes ?? after.cadence_minutes;
     const problem = checkCadence(requested, effectiveA11yCadence(before));
     if (problem) {
-      throw unprocessable(
+      throw new InvalidError(
+        'a11yCadenceMinutes',
         input.a11yCadenceMinutes === null
-          ? `a11yCadenceMinutes: null falls back to the crawl cadence (${requested}), which ${problem}`
-          : `a11yCadenceMinutes: ${problem}`,
+          ? `null falls back to the crawl cadence (${requested}), which ${problem}`
+          : problem,
       );
     }
     after.a11y_cadence_minutes = input.a11yCadenceMinutes;

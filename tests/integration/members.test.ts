@@ -6,6 +6,7 @@ import * as membersRoute from '@/app/api/v1/members/route';
 import { resolvePrincipal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { memberAccess, memberSiteGrants, members } from '@/lib/db/schema';
+import { ForbiddenError } from '@/lib/errors';
 import { bearer } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
@@ -298,7 +299,7 @@ describe('DELETE /v1/members/{memberId}', () => {
     expect(await db.select().from(memberAccess).where(eq(memberAccess.member_id, member.memberId))).toEqual(
       [],
     );
-    await expect(visibleSites(member.token)).rejects.toMatchObject({ status: 403 });
+    await expect(visibleSites(member.token)).rejects.toBeInstanceOf(ForbiddenError);
     expect(await remove(member.memberId)).toEqual({ status: 404, body: { error: 'member not found' } });
   });
 

@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { apiKeys, memberAccess, memberSiteGrants, members } from '@/lib/db/schema';
 import { ForbiddenError, UnauthenticatedError } from '@/lib/errors';
-import { hashKeySecret, looksLikeKey } from '@/lib/keys/secret';
 import { authFor } from './auth';
+import { hashKeySecret, looksLikeKey } from './key-secret';
 
 export type Role = 'owner' | 'admin' | 'member';
 

@@ -1,10 +1,10 @@
 import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import type { ApiKeyView, CreateKeyInput } from '@/lib/api/schemas/keys';
+import { displayPrefix, generateKeySecret, hashKeySecret } from '@/lib/auth/key-secret';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { apiKeys, sites } from '@/lib/db/schema';
 import { ConflictError, NotFoundError } from '@/lib/errors';
-import { displayPrefix, generateKeySecret, hashKeySecret } from './secret';
 import { assertOrganizationSites } from './site-scope';
 
 /*

@@ -3,9 +3,9 @@ import * as billingRoute from '@/app/api/v1/billing/route';
 import * as siteRoute from '@/app/api/v1/sites/[id]/route';
 import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
+import { generateKeySecret } from '@/lib/auth/key-secret';
 import type { Db } from '@/lib/db/client';
 import { memberSiteGrants } from '@/lib/db/schema';
-import { generateKeySecret } from '@/lib/keys/secret';
 import { useTestDatabase } from '../support/db';
 import { addMember, call, insertApiKey, signInOwner } from '../support/http';
 

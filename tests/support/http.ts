@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
+import { displayPrefix, generateKeySecret, hashKeySecret } from '@/lib/auth/key-secret';
 import type { Db } from '@/lib/db/client';
 import { apiKeys, invitations, members } from '@/lib/db/schema';
-import { displayPrefix, generateKeySecret, hashKeySecret } from '@/lib/keys/secret';
 import { authPost, BASE, signIn } from './auth';
 
 /** A route handler export as Next calls it: a Request and `{ params: Promise<...> }`. */

@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 
+/*
+ * An API key's secret: how it looks, how it is made and how it is stored. It lives with
+ * authentication, which reads it on every keyed request; the keys service issues it.
+ */
+
 /** Every key starts with this, so it is recognizable in code and in secret scanners. */
 export const KEY_PREFIX = 'sw_';
 

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db/client';
 import { appPauses, sites, uptimeMonitors, usageLedger } from '@/lib/db/schema';
 import { billingPeriod } from './period';
 import { OVERAGE_PRICES, type PriceKey, priceOf } from './pricing';
-import { getOverageEnabled, includedSites, setOverage } from './settings';
+import { includedSites, overageState, setOverage } from './settings';
 
 export type PausedApp = { siteId: string; hostname: string; app: 'crawl' | 'a11y'; pausedAt: number };
 
@@ -44,7 +44,7 @@ export type Billing = {
  */
 export async function getBilling(db: Db, tenantId: string, now = Date.now()): Promise<Billing> {
   const period = billingPeriod(now);
-  const overageEnabled = await getOverageEnabled(db, tenantId);
+  const overageEnabled = (await overageState(db, tenantId)).enabled;
 
   // Overage on lifts every pause from the next scheduler tick, so none is reported then. The join
   // drops pauses left behind by a deleted site.
@@ -166,7 +166,7 @@ async function projectedLines(db: Db, tenantId: string, period: string): Promise
   return lines;
 }
 
-export { getOverageEnabled, includedSites, setOverage } from './settings';
+export { includedSites, overageState, setOverage } from './settings';
 
 /** PATCH /v1/billing: turns overage on or off and answers the billing resource as it now stands. */
 export async function updateBilling(

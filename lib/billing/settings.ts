@@ -7,14 +7,35 @@ import { billingPeriod } from './period';
 /** Sites the subscription includes (INCLUDED_SITES); more need overage on. */
 export const includedSites = (): number => config().INCLUDED_SITES;
 
-/** Overage billing is off until an owner or admin turns it on (spec: pause-by-default). */
-export async function getOverageEnabled(db: Db, tenantId: string): Promise<boolean> {
+export interface OverageState {
+  /** Overage billing is off until an owner or admin turns it on (spec: pause-by-default). */
+  enabled: boolean;
+  /**
+   * When the overage setting last changed. Turning overage off re-arms pause-and-notify: the
+   * notification's dedupe key includes this, so a pause after re-arming notifies again.
+   */
+  armedAt: number;
+}
+
+/** The columns the state is read from; a listing that joins billing_settings selects these. */
+export const overageColumns = {
+  enabled: billingSettings.overage_enabled,
+  armedAt: billingSettings.updated_at,
+};
+
+/** The state from those columns; a tenant without a settings row has overage off. */
+export function toOverageState(row: { enabled: number; armedAt: number } | null | undefined): OverageState {
+  return { enabled: row?.enabled === 1, armedAt: row?.armedAt ?? 0 };
+}
+
+/** The one reader of the tenant's overage setting. */
+export async function overageState(db: Db, tenantId: string): Promise<OverageState> {
   const [row] = await db
-    .select({ on: billingSettings.overage_enabled })
+    .select(overageColumns)
     .from(billingSettings)
     .where(eq(billingSettings.tenant_id, tenantId))
     .limit(1);
-  return row?.on === 1;
+  return toOverageState(row);
 }
 
 /**

@@ -13,6 +13,11 @@ export interface StartCrawlOptions {
   /** Chain the accessibility render pass after the crawl (only meaningful with the app on). */
   chainA11y: boolean;
   now?: number;
+  /**
+   * The site's crawl allowance left this month (null: no cap, overage on), when the caller has read
+   * it already: the scheduler reads it for all due sites in one query. Read here when absent.
+   */
+  allowanceRemaining?: number | null;
 }
 
 export interface StartCrawlResult {
@@ -22,7 +27,12 @@ export interface StartCrawlResult {
 }
 
 /** The rules a run is judged by, captured when it starts: later site edits do not move a crawl. */
-export async function captureSettings(db: Db, site: Site, now: number): Promise<RunSettings> {
+export async function captureSettings(
+  db: Db,
+  site: Site,
+  now: number,
+  allowanceRemaining?: number | null,
+): Promise<RunSettings> {
   return {
     rootUrl: site.root_url,
     hostname: site.hostname,
@@ -32,7 +42,8 @@ export async function captureSettings(db: Db, site: Site, now: number): Promise<
     stripParams: decodeList(site.strip_params),
     seoEnabled: site.seo_enabled === 1,
     scannerEnabled: site.scanner_enabled === 1,
-    allowanceRemaining: await crawlAllowanceRemaining(db, site, now),
+    allowanceRemaining:
+      allowanceRemaining === undefined ? await crawlAllowanceRemaining(db, site, now) : allowanceRemaining,
   };
 }
 
@@ -46,7 +57,7 @@ export async function captureSettings(db: Db, site: Site, now: number): Promise<
  */
 export async function startCrawl(db: Db, site: Site, options: StartCrawlOptions): Promise<StartCrawlResult> {
   const now = options.now ?? Date.now();
-  const settings = await captureSettings(db, site, now);
+  const settings = await captureSettings(db, site, now, options.allowanceRemaining);
   const [created] = await db
     .insert(runs)
     .values({

@@ -1,14 +1,10 @@
 import { and, asc, eq, lte, or, sql } from 'drizzle-orm';
 import { billingPeriod } from '@/lib/billing/period';
+import { toOverageState } from '@/lib/billing/settings';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
-import { type Site, sites } from '@/lib/db/schema';
-import {
-  crawlAllowanceRemaining,
-  isAppPaused,
-  pagesCrawledInPeriod,
-  pauseAtAllowance,
-} from '@/lib/usage/allowance';
+import { billingSettings, type Site, sites } from '@/lib/db/schema';
+import { crawlAllowanceColumns, crawlAllowanceLeft, pauseAtAllowance } from '@/lib/usage/allowance';
 import { startCrawl } from './run';
 
 const MINUTE_MS = 60_000;
@@ -41,9 +37,11 @@ export function advanceDue(dueAt: number, cadenceMinutes: number, now: number): 
  * anyway: that crawl serves the due time.
  */
 export async function runSchedulerTick(db: Db, now: number): Promise<SchedulerTick> {
+  const period = billingPeriod(now);
   const due = await db
-    .select()
+    .select({ site: sites, ...crawlAllowanceColumns(period) })
     .from(sites)
+    .leftJoin(billingSettings, eq(billingSettings.tenant_id, sites.tenant_id))
     .where(
       and(
         eq(sites.enabled, 1),
@@ -55,8 +53,9 @@ export async function runSchedulerTick(db: Db, now: number): Promise<SchedulerTi
     .limit(SITES_PER_TICK);
 
   const tick: SchedulerTick = { started: [], paused: [] };
-  for (const site of due) {
-    if (await pausedNow(db, site, now)) {
+  for (const { site, overage, pauseRow, pagesCrawled } of due) {
+    const allowanceRemaining = crawlAllowanceLeft(toOverageState(overage), pagesCrawled);
+    if (await pausedNow(db, site, { pauseRow, allowanceRemaining, pagesCrawled }, period, now)) {
       tick.paused.push(site.id);
       continue;
     }
@@ -66,6 +65,7 @@ export async function runSchedulerTick(db: Db, now: number): Promise<SchedulerTi
       trigger: 'schedule',
       chainA11y: claimed.a11y_enabled === 1,
       now,
+      allowanceRemaining,
     });
     if (started) tick.started.push(run.id);
   }
@@ -76,11 +76,16 @@ export async function runSchedulerTick(db: Db, now: number): Promise<SchedulerTi
  * Paused for this month: a pause row (ignored while overage is on), or an allowance already used up
  * with overage off and no pause yet (overage was turned off again mid-month: pause-and-notify re-armed).
  */
-async function pausedNow(db: Db, site: Site, now: number): Promise<boolean> {
-  if (await isAppPaused(db, site, 'crawl', now)) return true;
-  const remaining = await crawlAllowanceRemaining(db, site, now);
-  if (remaining === null || remaining > 0) return false;
-  const period = billingPeriod(now);
+async function pausedNow(
+  db: Db,
+  site: Site,
+  allowance: { pauseRow: boolean; allowanceRemaining: number | null; pagesCrawled: number },
+  period: string,
+  now: number,
+): Promise<boolean> {
+  if (allowance.allowanceRemaining === null) return false;
+  if (allowance.pauseRow) return true;
+  if (allowance.allowanceRemaining > 0) return false;
   await pauseAtAllowance(db, {
     tenantId: site.tenant_id,
     siteId: site.id,
@@ -88,7 +93,7 @@ async function pausedNow(db: Db, site: Site, now: number): Promise<boolean> {
     app: 'crawl',
     period,
     allowance: config().ALLOWANCE_PAGES_CRAWLED,
-    used: await pagesCrawledInPeriod(db, site.tenant_id, site.id, period),
+    used: allowance.pagesCrawled,
     now,
   });
   return true;

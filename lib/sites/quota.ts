@@ -1,5 +1,5 @@
 import { count, eq, sql } from 'drizzle-orm';
-import { getOverageEnabled, includedSites } from '@/lib/billing/settings';
+import { includedSites, overageState } from '@/lib/billing/settings';
 import type { Db } from '@/lib/db/client';
 import { sites } from '@/lib/db/schema';
 import { ForbiddenError } from '@/lib/errors';
@@ -12,7 +12,7 @@ export async function getSiteQuota(db: Db, tenantId: string): Promise<SiteQuota>
   return {
     count: row?.n ?? 0,
     included: includedSites(),
-    overageEnabled: await getOverageEnabled(db, tenantId),
+    overageEnabled: (await overageState(db, tenantId)).enabled,
   };
 }
 

@@ -1,9 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { billingPeriod } from '@/lib/billing/period';
+import { and, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { billingPeriod, periodBounds } from '@/lib/billing/period';
+import { type OverageState, overageColumns, overageState } from '@/lib/billing/settings';
 import { config } from '@/lib/config';
 import { runningCrawlOf } from '@/lib/crawl/running';
 import type { Db } from '@/lib/db/client';
-import { appPauses, billingSettings, runs, usageLedger } from '@/lib/db/schema';
+import { queryRows } from '@/lib/db/rows';
+import { appPauses, runs, sites, usageLedger } from '@/lib/db/schema';
 import { enqueueNotification } from '@/lib/notify/outbox';
 
 /**
@@ -14,28 +17,33 @@ import { enqueueNotification } from '@/lib/notify/outbox';
 
 export type PausableApp = 'crawl' | 'a11y';
 
-export interface OverageState {
-  enabled: boolean;
-  /**
-   * When the overage setting last changed. Turning overage off re-arms pause-and-notify: the
-   * notification's dedupe key includes this, so a pause after re-arming notifies again.
-   */
-  armedAt: number;
-}
-
-export async function overageState(db: Db, tenantId: string): Promise<OverageState> {
-  const [row] = await db
-    .select({ enabled: billingSettings.overage_enabled, updatedAt: billingSettings.updated_at })
-    .from(billingSettings)
-    .where(eq(billingSettings.tenant_id, tenantId))
-    .limit(1);
-  return { enabled: row?.enabled === 1, armedAt: row?.updatedAt ?? 0 };
-}
-
 /**
- * Pages crawled for a site in a period: finished runs from the ledger plus crawls still running
- * (their counters move per batch), so a decision taken mid-crawl sees the whole month.
+ * Pages crawled for a site in a period, as one SQL value: finished runs from the ledger plus crawls
+ * still running that started in the period (their counters move per batch), so a decision taken
+ * mid-crawl sees the whole month. Ids, or an outer query's site columns to read it per listed site.
  */
+export function pagesCrawledSql(
+  tenantId: string | AnyPgColumn,
+  siteId: string | AnyPgColumn,
+  period: string,
+  options: { excludeRunId?: string } = {},
+): SQL<number> {
+  const { start, end } = periodBounds(period);
+  const running = and(
+    runningCrawlOf(tenantId, siteId),
+    gte(runs.started_at, start),
+    lt(runs.started_at, end),
+    options.excludeRunId === undefined ? undefined : ne(runs.id, options.excludeRunId),
+  );
+  const ledger = and(
+    eq(usageLedger.tenant_id, tenantId),
+    eq(usageLedger.site_id, siteId),
+    eq(usageLedger.billing_period, period),
+  );
+  return sql<number>`((select coalesce(sum(${usageLedger.pages_crawled}), 0) from ${usageLedger} where ${ledger})
+    + (select coalesce(sum(${runs.pages_crawled}), 0) from ${runs} where ${running}))`.mapWith(Number);
+}
+
 export async function pagesCrawledInPeriod(
   db: Db,
   tenantId: string,
@@ -43,24 +51,16 @@ export async function pagesCrawledInPeriod(
   period: string,
   options: { excludeRunId?: string } = {},
 ): Promise<number> {
-  const [ledger] = await db
-    .select({ pages: sql<string>`coalesce(sum(${usageLedger.pages_crawled}), 0)` })
-    .from(usageLedger)
-    .where(
-      and(
-        eq(usageLedger.tenant_id, tenantId),
-        eq(usageLedger.site_id, siteId),
-        eq(usageLedger.billing_period, period),
-      ),
-    );
-  const running = await db
-    .select({ id: runs.id, pages: runs.pages_crawled, startedAt: runs.started_at })
-    .from(runs)
-    .where(runningCrawlOf(tenantId, siteId));
-  const live = running
-    .filter((r) => r.id !== options.excludeRunId && billingPeriod(r.startedAt) === period)
-    .reduce((sum, r) => sum + r.pages, 0);
-  return Number(ledger?.pages ?? 0) + live;
+  const [row] = await queryRows<{ pages: string | number }>(
+    db,
+    sql`select ${pagesCrawledSql(tenantId, siteId, period, options)} as pages`,
+  );
+  return Number(row?.pages ?? 0);
+}
+
+/** Pages a crawl starting now may crawl before the monthly allowance is used up; null with overage on. */
+export function crawlAllowanceLeft(overage: OverageState, used: number): number | null {
+  return overage.enabled ? null : Math.max(0, config().ALLOWANCE_PAGES_CRAWLED - used);
 }
 
 /**
@@ -76,7 +76,35 @@ export async function crawlAllowanceRemaining(
   const overage = await overageState(db, site.tenant_id);
   if (overage.enabled) return null;
   const used = await pagesCrawledInPeriod(db, site.tenant_id, site.id, billingPeriod(now), options);
-  return Math.max(0, config().ALLOWANCE_PAGES_CRAWLED - used);
+  return crawlAllowanceLeft(overage, used);
+}
+
+/** Whether a pause row holds the app in the period; it counts only with overage off. */
+function pauseRowOf(
+  tenantId: string | AnyPgColumn,
+  siteId: string | AnyPgColumn,
+  app: PausableApp,
+  period: string,
+) {
+  return and(
+    eq(appPauses.tenant_id, tenantId),
+    eq(appPauses.site_id, siteId),
+    eq(appPauses.app, app),
+    eq(appPauses.billing_period, period),
+  );
+}
+
+/**
+ * What the scheduler needs to know of each due site's crawl allowance, as columns of a query over
+ * `sites` left-joined to `billing_settings` on the tenant: one query for every due site instead of
+ * a handful per site.
+ */
+export function crawlAllowanceColumns(period: string) {
+  return {
+    overage: overageColumns,
+    pauseRow: sql<boolean>`exists (select 1 from ${appPauses} where ${pauseRowOf(sites.tenant_id, sites.id, 'crawl', period)})`,
+    pagesCrawled: pagesCrawledSql(sites.tenant_id, sites.id, period),
+  };
 }
 
 /** Whether the app is paused for the period containing `now`. A pause never holds with overage on. */
@@ -91,14 +119,7 @@ export async function isAppPaused(
   const [row] = await db
     .select({ app: appPauses.app })
     .from(appPauses)
-    .where(
-      and(
-        eq(appPauses.tenant_id, site.tenant_id),
-        eq(appPauses.site_id, site.id),
-        eq(appPauses.app, app),
-        eq(appPauses.billing_period, billingPeriod(now)),
-      ),
-    )
+    .where(pauseRowOf(site.tenant_id, site.id, app, billingPeriod(now)))
     .limit(1);
   return row !== undefined;
 }

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as sitesRoute from '@/app/api/v1/sites/route';
+import { setOverage } from '@/lib/billing/settings';
+import { runSchedulerTick } from '@/lib/crawl/scheduler';
+import type { Db } from '@/lib/db/client';
+import * as schema from '@/lib/db/schema';
+import { useTestDatabase } from '../support/db';
+import { call, signInOwner } from '../support/http';
+
+/*
+ * Query counts on the hot paths (issue 11 item 5), measured with a drizzle logger on the test
+ * database's own client: a count of statements, not a timing, so the bound holds on any machine.
+ */
+
+let db: Db;
+let driver: string;
+let teardown: () => Promise<void>;
+let token: string;
+let tenantId: string;
+
+/** The same database through a second drizzle instance whose logger counts every statement. */
+async function countingDb(): Promise<{ db: Db; queries: () => number }> {
+  let n = 0;
+  const logger = { logQuery: () => void n++ };
+  const client = (db as unknown as { $client: unknown }).$client;
+  const counted =
+    driver === 'pglite'
+      ? (await import('drizzle-orm/pglite')).drizzle({ client: client as never, schema, logger })
+      : (await import('drizzle-orm/node-postgres')).drizzle({ client: client as never, schema, logger });
+  return { db: counted as unknown as Db, queries: () => n };
+}
+
+beforeAll(async () => {
+  process.env.INCLUDED_SITES = '100';
+  ({ db, driver, teardown } = await useTestDatabase());
+  ({ token, tenantId } = await signInOwner(db, 'query-counts@example.com'));
+});
+
+afterAll(async () => {
+  delete process.env.INCLUDED_SITES;
+  await teardown();
+});
+
+describe('the scheduler tick', () => {
+  // Per started site only its own writes remain: the clock claim (UPDATE) and the run (INSERT).
+  const PER_STARTED_SITE = 2;
+  // The one read of the due sites with their pause state, overage setting and month's usage.
+  const PER_TICK = 1;
+
+  it.each([
+    ['off', false],
+    ['on', true],
+  ])(
+    'reads every due site with its pause state, settings and usage at once (overage %s)',
+    async (_, overage) => {
+      await setOverage(db, tenantId, overage);
+      await db.delete(schema.runs);
+      await db.delete(schema.sites);
+      const N = 20;
+      for (let i = 0; i < N; i++) {
+        const created = await call(sitesRoute.POST, {
+          path: '/api/v1/sites',
+          token,
+          body: { rootUrl: `http://127.0.0.${i + 1}:9/` },
+        });
+        expect(created.status).toBe(201);
+      }
+      const counting = await countingDb();
+      const tick = await runSchedulerTick(counting.db, Date.now() + 60_000);
+      expect(tick.started).toHaveLength(N);
+      console.log(
+        `query count: scheduler tick, overage ${_}: ${counting.queries()} for ${N} due sites (${(counting.queries() / N).toFixed(1)} per site)`,
+      );
+      expect(counting.queries()).toBeLessThanOrEqual(PER_TICK + PER_STARTED_SITE * N);
+    },
+  );
+});

@@ -1,5 +1,14 @@
 import type { Run, Site } from '@/lib/db/schema';
 
+/*
+ * The pickers below shape rows into the resources that lib/api/schemas/resources.ts declares; that
+ * file checks at compile time that each picker's output is exactly its schema's, so the two cannot
+ * drift. They stay here, with the rows, because the domain answers resources without importing the
+ * API layer.
+ */
+
+const flag = (on: boolean): 0 | 1 => (on ? 1 : 0);
+
 /**
  * The Site resource exactly as the spec lists it. Picked field by field so a column added for internal
  * use never leaks into responses by accident.
@@ -68,7 +77,7 @@ export function runResource(r: Run) {
     seo_issue_count: r.seo_issue_count,
     error: r.error,
     // A result cut short says so: 1 when any limit stopped part of the run's work, and which.
-    cut_short: r.limits_hit.length > 0 ? 1 : 0,
+    cut_short: flag(r.limits_hit.length > 0),
     limits_hit: r.limits_hit,
   };
 }

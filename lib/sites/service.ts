@@ -17,7 +17,7 @@ import { claimSiteSlot, getSiteQuota, type SiteQuota } from './quota';
 import { type RunResource, runResource, type SiteResource, siteResource } from './resource';
 import { effectiveA11yCadence, initialSchedule, rescheduleAfterEdit } from './schedule';
 
-const flag = (on: boolean) => (on ? 1 : 0);
+const flag = (on: boolean): 0 | 1 => (on ? 1 : 0);
 
 /** GET /v1/sites: the sites the caller may see, oldest first, and the organization's site quota. */
 export async function listSites(

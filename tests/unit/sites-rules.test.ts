@@ -125,7 +125,7 @@ describe('rescheduleAfterEdit', () => {
 
   it('runs the accessibility clock on its own cadence', () => {
     const before = site({ last_run_at: LAST });
-    const on = { ...before, a11y_enabled: 1, a11y_cadence_minutes: 43_200 };
+    const on = { ...before, a11y_enabled: 1 as const, a11y_cadence_minutes: 43_200 };
     // Crawled before, never scanned: scan the stored pages at once.
     expect(rescheduleAfterEdit(before, on, null, NOW).a11y_next_run_at).toBe(NOW);
     // Scanned before: one cadence after that scan.

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { BrokenLinkResource } from '@/lib/crawl/report';
 import { RUN_LIMITS } from '@/lib/db/schema';
+import type { RunResource, SiteResource } from '@/lib/sites/resource';
 
 /*
  * The spec's persisted resources as they appear in responses: snake_case, 0/1 flags, epoch
@@ -121,6 +123,20 @@ export const brokenLinkSchema = z
   })
   .strict()
   .meta({ title: 'BrokenLink' });
+
+/*
+ * These schemas are the one description of each resource: the dashboard's types are their
+ * `z.output`, and the pickers that shape rows into resources (lib/sites/resource.ts,
+ * lib/crawl/report.ts) must produce exactly their output. A field added to, dropped from or retyped
+ * in one and not the other fails typecheck on the lines below.
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+export type PickersMatchSchemas = [
+  Holds<Same<SiteResource, z.output<typeof siteSchema>>>,
+  Holds<Same<RunResource, z.output<typeof runSchema>>>,
+  Holds<Same<BrokenLinkResource, z.output<typeof brokenLinkSchema>>>,
+];
 
 export const siteResponse = z.object({ site: siteSchema });
 export const siteQuotaSchema = z.object({ count, included: count, overageEnabled: z.boolean() }).strict();

@@ -3,7 +3,7 @@ import { bigint, integer } from 'drizzle-orm/pg-core';
 /** Epoch milliseconds. bigint in Postgres, a JS number in code (safe until the year 287396). */
 export const epochMs = (name: string) => bigint(name, { mode: 'number' });
 
-/** The spec's persisted 0/1 flags. */
-export const flag = (name: string) => integer(name).notNull();
+/** The spec's persisted 0/1 flags, typed as the Site resource declares them (no other value is written). */
+export const flag = (name: string) => integer(name).$type<0 | 1>().notNull();
 
 export const now = () => Date.now();

@@ -26,7 +26,7 @@ export const sites = pgTable(
     performance_enabled: flag('performance_enabled'),
     uptime_enabled: flag('uptime_enabled'),
     seo_enabled: flag('seo_enabled'),
-    fielddata_status: text('fielddata_status'),
+    fielddata_status: text('fielddata_status').$type<'ok' | 'no-data'>(),
     fielddata_checked_at: epochMs('fielddata_checked_at'),
     exclude_paths: text('exclude_paths').notNull().default('[]'),
     strip_params: text('strip_params').notNull().default('[]'),

@@ -21,3 +21,8 @@ export function priceOf(key: PriceKey, quantity: number): number {
   const price = OVERAGE_PRICES[key];
   return Math.ceil((quantity * price.unitPriceCents) / price.per);
 }
+
+/** What a meter used beyond its allowance, the quantity that overage bills: never negative. */
+export function overAllowance(used: number, allowance: number): number {
+  return Math.max(0, used - allowance);
+}

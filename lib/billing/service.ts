@@ -3,7 +3,7 @@ import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { appPauses, sites, uptimeMonitors, usageLedger } from '@/lib/db/schema';
 import { billingPeriod } from './period';
-import { OVERAGE_PRICES, type PriceKey, priceOf } from './pricing';
+import { OVERAGE_PRICES, overAllowance, type PriceKey, priceOf } from './pricing';
 import { includedSites, overageState, setOverage } from './settings';
 
 export type PausedApp = { siteId: string; hostname: string; app: 'crawl' | 'a11y'; pausedAt: number };
@@ -131,8 +131,8 @@ async function projectedLines(db: Db, tenantId: string, period: string): Promise
       ['pagesRendered', 'pages-rendered', 'rendered', row.pagesRendered, c.ALLOWANCE_PAGES_RENDERED],
     ] as const;
     for (const [key, code, verb, used, allowance] of meters) {
-      const beyond = Number(used ?? 0) - allowance;
-      if (beyond <= 0) continue;
+      const beyond = overAllowance(Number(used ?? 0), allowance);
+      if (beyond === 0) continue;
       lines.push(
         line(
           key,
@@ -151,7 +151,7 @@ async function projectedLines(db: Db, tenantId: string, period: string): Promise
     .from(uptimeMonitors)
     .where(eq(uptimeMonitors.tenant_id, tenantId));
   const pool = c.ALLOWANCE_MONITORS * tenantSites.length;
-  const extraMonitors = (monitors?.n ?? 0) - pool;
+  const extraMonitors = overAllowance(monitors?.n ?? 0, pool);
   if (extraMonitors > 0) {
     lines.push(
       line(

@@ -1,6 +1,7 @@
 import { type AnyColumn, and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import { billingPeriod } from '@/lib/billing/period';
+import { overAllowance } from '@/lib/billing/pricing';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { sites, uptimeMonitors, usageLedger } from '@/lib/db/schema';
@@ -173,8 +174,8 @@ export async function getOrgUsage(
     entry.pages_rendered = Number(u.pagesRendered);
     entry.links_checked = Number(u.linksChecked);
     entry.over_allowance = {
-      pages_crawled: Math.max(0, entry.pages_crawled - limits.pagesCrawled),
-      pages_rendered: Math.max(0, entry.pages_rendered - limits.pagesRendered),
+      pages_crawled: overAllowance(entry.pages_crawled, limits.pagesCrawled),
+      pages_rendered: overAllowance(entry.pages_rendered, limits.pagesRendered),
     };
     rows.set(u.siteId, entry);
   }

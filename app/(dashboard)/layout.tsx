@@ -4,7 +4,8 @@ import { Logo } from '@/components/brand';
 import { type NavItem, NavLinks } from '@/components/shell/nav-links';
 import { OrgSwitcher } from '@/components/shell/org-switcher';
 import { SignOutButton } from '@/components/shell/sign-out-button';
-import { dashboardContext, isAdminRole, isCompleteContext } from '@/lib/dashboard/session';
+import { isAdminRole } from '@/lib/auth/principal';
+import { dashboardContext, isCompleteContext } from '@/lib/dashboard/session';
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const context = await dashboardContext();

@@ -1,5 +1,5 @@
 import { ForbiddenError } from '@/lib/errors';
-import type { Principal } from './principal';
+import { isAdminRole, type Principal } from './principal';
 
 /**
  * What an action needs. Keys are not role-gated (spec rule 4): they act with management capability
@@ -16,7 +16,7 @@ export type Permission =
   | 'admin';
 
 export function can(p: Principal, permission: Permission): boolean {
-  const privilegedRole = p.role === 'owner' || p.role === 'admin';
+  const privilegedRole = isAdminRole(p.role);
   switch (permission) {
     case 'read':
       return true;

@@ -7,6 +7,9 @@ import { hashKeySecret, looksLikeKey } from './key-secret';
 
 export type Role = 'owner' | 'admin' | 'member';
 
+/** The role rule: owners and admins run the organization; members see and do what they are granted. */
+export const isAdminRole = (role: Role | undefined): boolean => role === 'owner' || role === 'admin';
+
 /** Who is calling, for which tenant, and what they may touch. */
 export type Principal = {
   tenantId: string;
@@ -62,7 +65,7 @@ export async function principalFromSession(db: Db, headers: Headers): Promise<Pr
     .limit(1);
   if (!member) throw new ForbiddenError('you are no longer a member of the active organization');
   const role = member.role as Role;
-  const privileged = role === 'owner' || role === 'admin';
+  const privileged = isAdminRole(role);
   let siteIds: Principal['siteIds'] = 'all';
   if (!privileged) {
     const grants = await db
@@ -96,7 +99,7 @@ export async function resolvePrincipal(db: Db, headers: Headers): Promise<Princi
   );
 }
 
-export const isPrivileged = (p: Principal) => p.via === 'key' || p.role === 'owner' || p.role === 'admin';
+export const isPrivileged = (p: Principal) => p.via === 'key' || isAdminRole(p.role);
 
 /** SQL-side helper for listing queries: the caller's visible site ids, or null when all are visible. */
 export function visibleSiteIds(p: Principal): string[] | null {

@@ -85,5 +85,3 @@ export async function requireDashboard(): Promise<DashboardContext> {
   if (!isCompleteContext(context)) redirect('/choose-organization');
   return context;
 }
-
-export const isAdminRole = (role: Role) => role === 'owner' || role === 'admin';

@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { MemberAccessInput, MemberView } from '@/lib/api/schemas/members';
-import type { Principal, Role } from '@/lib/auth/principal';
+import { isAdminRole, type Principal, type Role } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { memberAccess, memberSiteGrants, members, organizations, users } from '@/lib/db/schema';
 import { ConflictError, ForbiddenError, NotFoundError } from '@/lib/errors';
@@ -24,8 +24,6 @@ import { assertOrganizationSites } from '@/lib/keys/site-scope';
 const MEMBER_NOT_FOUND = 'member not found';
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type MemberRow = { id: string; role: Role };
-
-const isPrivilegedRole = (role: Role) => role === 'owner' || role === 'admin';
 
 export async function listMembers(db: Db, tenantId: string): Promise<MemberView[]> {
   const [rows, grants] = await Promise.all([
@@ -55,7 +53,7 @@ export async function listMembers(db: Db, tenantId: string): Promise<MemberView[
     grantsByMember.set(g.memberId, [...(grantsByMember.get(g.memberId) ?? []), g.siteId]);
   return rows.map((row) => {
     const role = row.role as Role;
-    const privileged = isPrivilegedRole(role);
+    const privileged = isAdminRole(role);
     return {
       id: row.id,
       userId: row.userId,
@@ -99,7 +97,7 @@ async function lockedActorRole(tx: Tx, principal: Principal): Promise<Role> {
         .where(and(eq(members.id, principal.memberId), eq(members.organizationId, principal.tenantId)))
     : [];
   const role = row?.role as Role | undefined;
-  if (!role || !isPrivilegedRole(role)) throw new ForbiddenError('only owners and admins can do this');
+  if (!role || !isAdminRole(role)) throw new ForbiddenError('only owners and admins can do this');
   return role;
 }
 
@@ -141,7 +139,7 @@ export async function changeMemberRole(
       .update(members)
       .set({ role })
       .where(and(eq(members.id, target.id), eq(members.organizationId, principal.tenantId)));
-    if (isPrivilegedRole(role) && !isPrivilegedRole(target.role)) {
+    if (isAdminRole(role) && !isAdminRole(target.role)) {
       await dropSiteAccess(tx, principal.tenantId, target.id);
     }
   });
@@ -165,7 +163,7 @@ export async function setMemberAccess(
       .where(and(eq(members.id, memberId), eq(members.organizationId, tenantId)))
       .for('update');
     if (!target) throw new NotFoundError(MEMBER_NOT_FOUND);
-    if (isPrivilegedRole(target.role as Role)) {
+    if (isAdminRole(target.role as Role)) {
       throw new ConflictError(
         `this member is an ${target.role}: owners and admins see every site and may always crawl`,
       );

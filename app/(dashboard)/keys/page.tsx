@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { KeysView } from '@/components/keys/keys-view';
 import { PageHeader } from '@/components/ui/surface';
-import { isAdminRole, requireDashboard } from '@/lib/dashboard/session';
+import { isAdminRole } from '@/lib/auth/principal';
+import { requireDashboard } from '@/lib/dashboard/session';
 
 export const metadata: Metadata = { title: 'API keys' };
 

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { SitesView } from '@/components/sites/sites-view';
 import { PageHeader } from '@/components/ui/surface';
-import { isAdminRole, requireDashboard } from '@/lib/dashboard/session';
+import { isAdminRole } from '@/lib/auth/principal';
+import { requireDashboard } from '@/lib/dashboard/session';
 
 export const metadata: Metadata = { title: 'Sites' };
 

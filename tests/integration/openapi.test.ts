@@ -39,6 +39,25 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
+  it('declares a response schema for every operation, so each is documented and checked under test', async () => {
+    const doc = (await (await openapi.GET()).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
+    };
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ operation: `${method} ${path}`, op })),
+    );
+    expect(operations.length).toBe(
+      ROUTES.flatMap((r) => HTTP_METHODS.filter((m) => r.handlers[m] && 'meta' in r.handlers[m])).length,
+    );
+    const withoutSchema = operations
+      .filter(({ op }) => {
+        const success = Object.entries(op.responses).filter(([status]) => /^2\d\d$/.test(status));
+        return success.length === 0 || success.some(([, response]) => response.content === undefined);
+      })
+      .map(({ operation }) => operation);
+    expect(withoutSchema).toEqual([]);
+  });
+
   it('marks session-only groups and describes request and response bodies', async () => {
     type Operation = {
       security: unknown[];

@@ -29,3 +29,10 @@ export const wholeNumber = () => z.int({ error: 'must be a whole number' });
 
 /** A JSON boolean; "true" strings and 0/1 are refused so a typo cannot flip an app the wrong way. */
 export const strictBoolean = () => z.boolean({ error: 'must be true or false' });
+
+/**
+ * Compile-time proof that a domain's result type and a response schema's output are the same type
+ * (each assignable to the other): `Holds<Same<A, B>>` fails typecheck when they drift.
+ */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export type Holds<T extends true> = T;

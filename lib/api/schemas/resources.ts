@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { BrokenLinkResource } from '@/lib/crawl/report';
 import { RUN_LIMITS } from '@/lib/db/schema';
 import type { RunResource, SiteResource } from '@/lib/sites/resource';
+import type { Holds, Same } from './common';
 
 /*
  * The spec's persisted resources as they appear in responses: snake_case, 0/1 flags, epoch
@@ -130,8 +131,6 @@ export const brokenLinkSchema = z
  * lib/crawl/report.ts) must produce exactly their output. A field added to, dropped from or retyped
  * in one and not the other fails typecheck on the lines below.
  */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Holds<T extends true> = T;
 export type PickersMatchSchemas = [
   Holds<Same<SiteResource, z.output<typeof siteSchema>>>,
   Holds<Same<RunResource, z.output<typeof runSchema>>>,

@@ -1,11 +1,16 @@
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
-import { updateBillingBody } from '@/lib/api/schemas/billing';
+import { billingResponse, updateBillingBody } from '@/lib/api/schemas/billing';
 import { getBilling, updateBilling } from '@/lib/billing/service';
 
 /** The billing resource itself is the body: `{overageEnabled, crawlPaused, a11yPaused, pausedSites, projected}`. */
 export const GET = apiRoute(
-  { auth: 'session', permission: 'admin', summary: 'Overage setting, paused apps and the projected bill' },
+  {
+    auth: 'session',
+    permission: 'admin',
+    response: billingResponse,
+    summary: 'Overage setting, paused apps and the projected bill',
+  },
   ({ db, principal }) => getBilling(db, principal.tenantId),
 );
 
@@ -15,6 +20,7 @@ export const PATCH = apiRoute(
     auth: 'session',
     permission: 'admin',
     body: updateBillingBody,
+    response: billingResponse,
     summary: 'Turn overage billing on or off',
   },
   ({ db, principal, body }) => updateBilling(db, principal.tenantId, body),

@@ -1,3 +1,4 @@
+import { crawlEvents } from '@/jobs/crawl-events';
 import { crawlContinue, crawlFinalize, crawlRequested } from '@/jobs/events';
 import { createFunction, onBoot } from '@/jobs/runtime';
 import { billingPeriod } from '@/lib/billing/period';
@@ -96,6 +97,6 @@ export const [crawlRunFunction, crawlFinalizeFunction] = createCrawlFunctions();
 
 // The embedded runner resumes crawls a previous process left running (hosted mode relies on the
 // scheduler's sweep for the same).
-onBoot(async ({ sendEvent }) => {
-  await resumeInterruptedCrawls(await getDb(), sendEvent, { now: Date.now(), staleAfterMs: 0 });
+onBoot(async () => {
+  await resumeInterruptedCrawls(await getDb(), crawlEvents, { now: Date.now(), staleAfterMs: 0 });
 });

@@ -1,4 +1,5 @@
-import { createFunction, sendEvent } from '@/jobs/runtime';
+import { crawlEvents } from '@/jobs/crawl-events';
+import { createFunction } from '@/jobs/runtime';
 import { resumeInterruptedCrawls, STALE_CRAWL_MS } from '@/lib/crawl/resume';
 import { runSchedulerTick } from '@/lib/crawl/scheduler';
 import { getDb } from '@/lib/db/client';
@@ -12,9 +13,11 @@ export const crawlSchedulerFunction = createFunction(
   async ({ event, step }) => {
     // The tick's minute: the embedded runner's clock (tests inject one) or Inngest's schedule time.
     const now = typeof event.ts === 'number' ? event.ts : Date.now();
-    const tick = await step.run('start-due-crawls', async () => runSchedulerTick(await getDb(), now));
+    const tick = await step.run('start-due-crawls', async () =>
+      runSchedulerTick(await getDb(), now, crawlEvents),
+    );
     const resumed = await step.run('resume-silent-crawls', async () =>
-      resumeInterruptedCrawls(await getDb(), sendEvent, { now, staleAfterMs: STALE_CRAWL_MS }),
+      resumeInterruptedCrawls(await getDb(), crawlEvents, { now, staleAfterMs: STALE_CRAWL_MS }),
     );
     return { ...tick, resumed };
   },

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { sendEvent as SendEvent } from '@/jobs/runtime';
 import type { Db } from '@/lib/db/client';
 import { runs } from '@/lib/db/schema';
+import type { CrawlEvents } from './events';
 
 /** A running crawl whose heartbeat is older than this has lost its worker (steps write every few seconds). */
 export const STALE_CRAWL_MS = 5 * 60_000;
@@ -13,11 +13,11 @@ export const STALE_CRAWL_MS = 5 * 60_000;
  * still being worked is harmless: the concurrency key on the run id queues the second worker.
  *
  * On boot every running crawl is interrupted (`staleAfterMs` 0); the scheduler's sweep only
- * resumes runs whose heartbeat went quiet. Event ids make repeated sweeps of the same silence one event.
+ * resumes runs whose heartbeat went quiet. `silentSince` makes repeated sweeps of the same silence one event.
  */
 export async function resumeInterruptedCrawls(
   db: Db,
-  send: typeof SendEvent,
+  events: CrawlEvents,
   options: { now: number; staleAfterMs: number },
 ): Promise<string[]> {
   const cutoff = options.now - options.staleAfterMs;
@@ -32,21 +32,12 @@ export async function resumeInterruptedCrawls(
       ),
     );
   if (interrupted.length === 0) return [];
-  await send(
-    interrupted.map((run) => {
-      const silentSince = run.heartbeat ?? run.startedAt;
-      return run.phase === 'finalizing'
-        ? {
-            name: 'crawl/finalize' as const,
-            data: { runId: run.id },
-            id: `crawl-resume-finalize:${run.id}:${silentSince}`,
-          }
-        : {
-            name: 'crawl/continue' as const,
-            data: { runId: run.id },
-            id: `crawl-resume:${run.id}:${silentSince}`,
-          };
-    }),
+  await events.resumed(
+    interrupted.map((run) => ({
+      runId: run.id,
+      step: run.phase === 'finalizing' ? 'finalize' : 'continue',
+      silentSince: run.heartbeat ?? run.startedAt,
+    })),
   );
   return interrupted.map((run) => run.id);
 }

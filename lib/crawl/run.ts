@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { sendEvent } from '@/jobs/runtime';
 import type { Db } from '@/lib/db/client';
 import { type Run, type RunSettings, runs, type Site } from '@/lib/db/schema';
 import { decodeList } from '@/lib/sites/resource';
 import { crawlAllowanceRemaining } from '@/lib/usage/allowance';
+import type { CrawlEvents } from './events';
 import { runningCrawlOf } from './running';
 
 export type CrawlTrigger = 'schedule' | 'manual';
@@ -12,6 +12,8 @@ export interface StartCrawlOptions {
   trigger: CrawlTrigger;
   /** Chain the accessibility render pass after the crawl (only meaningful with the app on). */
   chainA11y: boolean;
+  /** Where the new run is handed over to be worked. */
+  events: CrawlEvents;
   now?: number;
   /**
    * The site's crawl allowance left this month (null: no cap, overage on), when the caller has read
@@ -48,7 +50,7 @@ export async function captureSettings(
 }
 
 /**
- * Creates the run row of a crawl and asks the job runtime to work it. At most one crawl runs per
+ * Creates the run row of a crawl and asks the job runtime (`options.events`) to work it. At most one crawl runs per
  * site: the partial unique index on running crawls settles simultaneous triggers inside Postgres,
  * and the loser gets the running crawl back with `started: false`.
  *
@@ -87,10 +89,11 @@ export async function startCrawl(db: Db, site: Site, options: StartCrawlOptions)
   }
 
   try {
-    await sendEvent({
-      name: 'crawl/requested',
-      id: `crawl-requested:${created.id}`,
-      data: { siteId: site.id, tenantId: site.tenant_id, runId: created.id, chainA11y: options.chainA11y },
+    await options.events.requested({
+      runId: created.id,
+      siteId: site.id,
+      tenantId: site.tenant_id,
+      chainA11y: options.chainA11y,
     });
   } catch (error) {
     console.error(

@@ -5,6 +5,7 @@ import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { billingSettings, type Site, sites } from '@/lib/db/schema';
 import { crawlAllowanceColumns, crawlAllowanceLeft, pauseAtAllowance } from '@/lib/usage/allowance';
+import type { CrawlEvents } from './events';
 import { startCrawl } from './run';
 
 const MINUTE_MS = 60_000;
@@ -34,9 +35,9 @@ export function advanceDue(dueAt: number, cadenceMinutes: number, now: number): 
  * One scheduler tick: every enabled site that is due, has a crawl app on (Broken Links or
  * Accessibility) and is not paused at its allowance starts a crawl, and its clock advances by its
  * cadence. Manual crawls never touch the clock. A site whose crawl is already running is claimed
- * anyway: that crawl serves the due time.
+ * anyway: that crawl serves the due time. Started crawls are handed to `events`.
  */
-export async function runSchedulerTick(db: Db, now: number): Promise<SchedulerTick> {
+export async function runSchedulerTick(db: Db, now: number, events: CrawlEvents): Promise<SchedulerTick> {
   const period = billingPeriod(now);
   const due = await db
     .select({ site: sites, ...crawlAllowanceColumns(period) })
@@ -66,6 +67,7 @@ export async function runSchedulerTick(db: Db, now: number): Promise<SchedulerTi
       chainA11y: claimed.a11y_enabled === 1,
       now,
       allowanceRemaining,
+      events,
     });
     if (started) tick.started.push(run.id);
   }

@@ -5,6 +5,7 @@ import type { Db } from '@/lib/db/client';
 import { ConflictError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
 import { getLiveState, type LiveCrawlState } from '@/lib/sites/live';
+import type { CrawlEvents } from './events';
 import { startCrawl } from './run';
 
 export interface TriggerCrawlResult {
@@ -22,6 +23,7 @@ export async function triggerCrawl(
   principal: Principal,
   siteId: string,
   body: TriggerCrawlBody,
+  events: CrawlEvents,
   now = Date.now(),
 ): Promise<TriggerCrawlResult> {
   const site = await getVisibleSite(db, principal, siteId);
@@ -32,6 +34,6 @@ export async function triggerCrawl(
     );
   }
   const chainA11y = site.a11y_enabled === 1 && (body?.chainA11y ?? true);
-  const { started } = await startCrawl(db, site, { trigger: 'manual', chainA11y, now });
+  const { started } = await startCrawl(db, site, { trigger: 'manual', chainA11y, events, now });
   return { started, status: await getLiveState(db, site.tenant_id, site.id) };
 }

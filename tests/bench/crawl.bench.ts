@@ -247,6 +247,7 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
   const { migrate } = await import('@/lib/db/migrate');
   const { sites } = await import('@/lib/db/schema');
   const { startCrawl, loadRun } = await import('@/lib/crawl/run');
+  const { crawlEvents } = await import('@/jobs/crawl-events');
   const { workRun } = await import('@/lib/crawl/engine');
   const { seedRun } = await import('@/lib/crawl/seed');
   const { finalizeRun } = await import('@/lib/crawl/finalize');
@@ -264,7 +265,7 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
     if (!site) throw new Error('bench site missing');
     memory.enter(`${label}: start and seed`);
     const t0 = performance.now();
-    const { run } = await startCrawl(db, site, { trigger: 'manual', chainA11y: false });
+    const { run } = await startCrawl(db, site, { trigger: 'manual', chainA11y: false, events: crawlEvents });
     await seedRun(db, run.id, tuning);
     const t1 = performance.now();
     memory.enter(`${label}: crawl`);

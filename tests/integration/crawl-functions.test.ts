@@ -2,6 +2,7 @@ import { InngestTestEngine } from '@inngest/test';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sitesRoute from '@/app/api/v1/sites/route';
+import { crawlEvents } from '@/jobs/crawl-events';
 import { createCrawlFunctions } from '@/jobs/functions/crawl';
 import { startCrawl } from '@/lib/crawl/run';
 import type { Db } from '@/lib/db/client';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   });
   const [site] = await db.select().from(sites).where(eq(sites.id, created.body.site.id));
   if (!site) throw new Error('no site');
-  runId = (await startCrawl(db, site, { trigger: 'manual', chainA11y: false })).run.id;
+  runId = (await startCrawl(db, site, { trigger: 'manual', chainA11y: false, events: crawlEvents })).run.id;
 });
 
 afterAll(async () => {

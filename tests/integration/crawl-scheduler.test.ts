@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
+import { crawlEvents } from '@/jobs/crawl-events';
 import { crawlSchedulerFunction } from '@/jobs/functions/scheduler';
 import type { Clock } from '@/jobs/runtime/clock';
 import { EmbeddedRunner } from '@/jobs/runtime/embedded';
@@ -74,7 +75,7 @@ describe('the scheduler tick', () => {
       .where(eq(sites.id, later));
     const dueAt = (await site(due)).next_run_at as number;
 
-    const tick = await runSchedulerTick(db, now);
+    const tick = await runSchedulerTick(db, now, crawlEvents);
     const started = await crawlsOf(all);
     expect(started.map((r) => r.site_id).sort()).toEqual([due, a11yOnly].sort());
     expect(started.every((r) => r.trigger === 'schedule' && r.state === 'running')).toBe(true);
@@ -88,7 +89,7 @@ describe('the scheduler tick', () => {
     expect((await site(later)).next_run_at).toBe(now + DAY);
 
     // The same minute again starts nothing: the clocks moved.
-    expect((await runSchedulerTick(db, now)).started).toEqual([]);
+    expect((await runSchedulerTick(db, now, crawlEvents)).started).toEqual([]);
   });
 
   it('a manual crawl does not move the clock, and a due site with a crawl running is not doubled', async () => {
@@ -99,7 +100,7 @@ describe('the scheduler tick', () => {
     expect((await site(id)).next_run_at).toBe(before.next_run_at);
 
     const now = (before.next_run_at as number) + MINUTE;
-    const tick = await runSchedulerTick(db, now);
+    const tick = await runSchedulerTick(db, now, crawlEvents);
     expect(tick.started).not.toContain(manual.body.status.runId);
     expect(await crawlsOf([id])).toHaveLength(1);
     // The running crawl serves the due time: the clock moves on by the cadence.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sitesRoute from '@/app/api/v1/sites/route';
+import { crawlEvents } from '@/jobs/crawl-events';
 import { setOverage } from '@/lib/billing/settings';
 import { runSchedulerTick } from '@/lib/crawl/scheduler';
 import type { Db } from '@/lib/db/client';
@@ -66,7 +67,7 @@ describe('the scheduler tick', () => {
         expect(created.status).toBe(201);
       }
       const counting = await countingDb();
-      const tick = await runSchedulerTick(counting.db, Date.now() + 60_000);
+      const tick = await runSchedulerTick(counting.db, Date.now() + 60_000, crawlEvents);
       expect(tick.started).toHaveLength(N);
       console.log(
         `query count: scheduler tick, overage ${_}: ${counting.queries()} for ${N} due sites (${(counting.queries() / N).toFixed(1)} per site)`,

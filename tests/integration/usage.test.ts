@@ -6,6 +6,7 @@ import * as siteRoute from '@/app/api/v1/sites/[id]/route';
 import * as siteUsageRoute from '@/app/api/v1/sites/[id]/usage/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import * as usageRoute from '@/app/api/v1/usage/route';
+import { crawlEvents } from '@/jobs/crawl-events';
 import { createCrawlFunctions } from '@/jobs/functions/crawl';
 import { jobsIdle, startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
 import { billingPeriod } from '@/lib/billing/period';
@@ -112,7 +113,7 @@ describe('the monthly pages-crawled allowance with overage off', () => {
       .update(sites)
       .set({ next_run_at: now - 1000 })
       .where(eq(sites.id, siteId));
-    const tick = await runSchedulerTick(db, now);
+    const tick = await runSchedulerTick(db, now, crawlEvents);
     expect(tick.paused).toContain(siteId);
     expect(tick.started).toEqual([]);
     expect(await db.select().from(runs).where(eq(runs.site_id, siteId))).toHaveLength(1);
@@ -145,7 +146,7 @@ describe('the monthly pages-crawled allowance with overage off', () => {
 
   it('overage on un-pauses from the next tick', async () => {
     await setOverage(db, tenantId, true);
-    const tick = await runSchedulerTick(db, Date.now());
+    const tick = await runSchedulerTick(db, Date.now(), crawlEvents);
     expect(tick.paused).not.toContain(siteId);
     expect(tick.started).toHaveLength(1);
     await jobsIdle();
@@ -167,7 +168,7 @@ describe('the monthly pages-crawled allowance with overage off', () => {
       .update(sites)
       .set({ next_run_at: now - 1000 })
       .where(eq(sites.id, siteId));
-    const tick = await runSchedulerTick(db, now);
+    const tick = await runSchedulerTick(db, now, crawlEvents);
     expect(tick.paused).toContain(siteId);
     expect(await db.select().from(appPauses).where(eq(appPauses.site_id, siteId))).toHaveLength(1);
     expect(

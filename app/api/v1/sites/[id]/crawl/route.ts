@@ -1,3 +1,4 @@
+import { crawlEvents } from '@/jobs/crawl-events';
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute, reply } from '@/lib/api/pipeline';
 import { triggerCrawlBody } from '@/lib/api/schemas/crawl';
@@ -16,7 +17,7 @@ export const POST = apiRoute(
     summary: 'Start a crawl (202), or report the one already running (200, started: false)',
   },
   async ({ db, principal, params, body }) => {
-    const result = await triggerCrawl(db, principal, params.id, body);
+    const result = await triggerCrawl(db, principal, params.id, body, crawlEvents);
     return reply(result, result.started ? 202 : 200);
   },
 );

@@ -1,35 +1,52 @@
-/** The /v1 resources the dashboard reads, as the interface specification defines them. */
-import type { LiveCrawlState } from '@/lib/sites/live';
-import type { RunResource, SiteResource } from '@/lib/sites/resource';
+/**
+ * The /v1 bodies the dashboard reads, as the API's response schemas declare them: one description
+ * per resource, so a field the API adds or retypes reaches these types without a hand-written copy.
+ *
+ * Type-only imports, and they must stay so: they are erased at build, whereas a value import would
+ * pull the zod schemas and everything they import (lib/net, the database schema) into the browser
+ * bundle.
+ */
+import type { z } from 'zod';
+import type { billingResponse } from '@/lib/api/schemas/billing';
+import type { seoReportResponse } from '@/lib/api/schemas/crawl';
+import type { apiKeyView, keyWithSecretResponse, listKeysResponse } from '@/lib/api/schemas/keys';
+import type { limitRequestView, orgQuotaResponse } from '@/lib/api/schemas/limits';
+import type { listMembersResponse, memberView } from '@/lib/api/schemas/members';
+import type {
+  brokenLinkReportResponse,
+  brokenLinkSchema,
+  crawlTriggerResponse,
+  listSitesResponse,
+  liveCrawlStateSchema,
+  runSchema,
+  siteQuotaSchema,
+  siteResponse,
+  siteSchema,
+  siteStatusResponse,
+} from '@/lib/api/schemas/resources';
 
-export type { LiveCrawlState };
+export type Site = z.output<typeof siteSchema>;
+export type Run = z.output<typeof runSchema>;
+export type LiveCrawlState = z.output<typeof liveCrawlStateSchema>;
+export type BrokenLink = z.output<typeof brokenLinkSchema>;
+export type Quota = z.output<typeof siteQuotaSchema>;
 
-export type Site = SiteResource;
-export type Run = RunResource;
+export type SiteResponse = z.output<typeof siteResponse>;
+export type SitesResponse = z.output<typeof listSitesResponse>;
+export type SiteStatus = z.output<typeof siteStatusResponse>;
+export type CrawlTriggerResponse = z.output<typeof crawlTriggerResponse>;
+export type BrokenLinkReport = z.output<typeof brokenLinkReportResponse>;
+export type SeoReport = z.output<typeof seoReportResponse>;
+export type SeoReportCheck = SeoReport['checks'][number];
 
-export type Quota = { count: number; included: number; overageEnabled: boolean };
+export type Billing = z.output<typeof billingResponse>;
 
-export type SiteStatus = {
-  site: Site;
-  live: LiveCrawlState;
-  latestRun: Run | null;
-  latestA11yRun: Run | null;
-};
+export type ApiKeyView = z.output<typeof apiKeyView>;
+export type KeysResponse = z.output<typeof listKeysResponse>;
+export type KeyWithSecret = z.output<typeof keyWithSecretResponse>;
 
-export type BrokenLink = {
-  id: string;
-  run_id: string;
-  source_url: string;
-  target_url: string;
-  status: 'broken' | 'error';
-  status_code: number | null;
-  kind: 'internal' | 'external';
-  redirect_chain: string | null;
-  detail: string | null;
-  created_at: number;
-  link_text: string | null;
-  link_selector: string | null;
-  link_attrs: string | null;
-};
+export type MemberView = z.output<typeof memberView>;
+export type MembersResponse = z.output<typeof listMembersResponse>;
 
-export type BrokenLinkReport = { run: Run; brokenLinks: BrokenLink[] };
+export type OrgQuota = z.output<typeof orgQuotaResponse>;
+export type LimitRequestView = z.output<typeof limitRequestView>;

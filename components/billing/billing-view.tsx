@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { failureMessage, requestJson, useResource } from '@/components/api/client';
+import type { Billing } from '@/components/api/types';
 import { cx } from '@/components/ui/cx';
 import { FormError } from '@/components/ui/field';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
@@ -15,7 +16,6 @@ import {
   Skeleton,
 } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
-import type { Billing } from '@/lib/billing/service';
 
 const money = (cents: number, currency: string) =>
   new Intl.NumberFormat('en', { style: 'currency', currency }).format(cents / 100);

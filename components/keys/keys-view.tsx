@@ -3,7 +3,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { failureAnnouncement, requestJson, useResource } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
-import type { Quota, Site } from '@/components/api/types';
+import type { ApiKeyView, KeysResponse, KeyWithSecret, Site, SitesResponse } from '@/components/api/types';
 import { SiteChecklist } from '@/components/sites/site-checklist';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
@@ -19,13 +19,12 @@ import {
   Skeleton,
 } from '@/components/ui/surface';
 import { ActionsTh, Table, Td, Th } from '@/components/ui/table';
-import type { ApiKeyView } from '@/lib/api/schemas/keys';
 
-type Revealed = { key: ApiKeyView; secret: string; action: 'created' | 'rerolled' };
+type Revealed = KeyWithSecret & { action: 'created' | 'rerolled' };
 
 export function KeysView() {
-  const keys = useResource<{ keys: ApiKeyView[] }>('/v1/keys');
-  const sites = useResource<{ sites: Site[]; quota: Quota }>('/v1/sites');
+  const keys = useResource<KeysResponse>('/v1/keys');
+  const sites = useResource<SitesResponse>('/v1/sites');
   const [revealed, setRevealed] = useState<Revealed | null>(null);
   const [announcement, setAnnouncement] = useState('');
 
@@ -33,7 +32,7 @@ export function KeysView() {
 
   async function reroll(key: ApiKeyView) {
     try {
-      const result = await requestJson<{ key: ApiKeyView; secret: string }>(`/v1/keys/${key.id}/reroll`, {
+      const result = await requestJson<KeyWithSecret>(`/v1/keys/${key.id}/reroll`, {
         method: 'POST',
       });
       setRevealed({ ...result, action: 'rerolled' });
@@ -212,7 +211,7 @@ function CreateKeyForm({
   onCreated,
 }: {
   sites: Site[] | undefined;
-  onCreated: (result: { key: ApiKeyView; secret: string }) => Promise<void>;
+  onCreated: (result: KeyWithSecret) => Promise<void>;
 }) {
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
@@ -226,7 +225,7 @@ function CreateKeyForm({
     setErrors({});
     setPending(true);
     try {
-      const result = await requestJson<{ key: ApiKeyView; secret: string }>('/v1/keys', {
+      const result = await requestJson<KeyWithSecret>('/v1/keys', {
         body: {
           name: name.trim(),
           siteIds: scoped ? [...siteIds] : null,

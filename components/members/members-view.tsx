@@ -2,7 +2,7 @@
 
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { failureAnnouncement, failureMessage, requestJson, useResource } from '@/components/api/client';
-import type { Quota, Site } from '@/components/api/types';
+import type { MembersResponse, MemberView, Site, SitesResponse } from '@/components/api/types';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { SiteChecklist } from '@/components/sites/site-checklist';
 import { Button } from '@/components/ui/button';
@@ -19,15 +19,14 @@ import {
   Skeleton,
 } from '@/components/ui/surface';
 import { ActionsTh, Table, Td, Th } from '@/components/ui/table';
-import type { MemberView } from '@/lib/api/schemas/members';
 import { InviteForm } from './invite-form';
 
 type Role = MemberView['role'];
 type Invitation = { id: string; email: string; role: string; status: string; expiresAt: Date | string };
 
 export function MembersView({ currentUserId, currentRole }: { currentUserId: string; currentRole: Role }) {
-  const members = useResource<{ members: MemberView[] }>('/v1/members');
-  const sites = useResource<{ sites: Site[]; quota: Quota }>('/v1/sites');
+  const members = useResource<MembersResponse>('/v1/members');
+  const sites = useResource<SitesResponse>('/v1/sites');
   const [invitations, setInvitations] = useState<Invitation[]>();
   const [announcement, setAnnouncement] = useState('');
   const [editing, setEditing] = useState<string | null>(null);

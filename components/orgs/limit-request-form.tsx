@@ -4,11 +4,11 @@ import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { requestJson, useResource } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
+import type { LimitRequestView, OrgQuota } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { FormError, TextAreaField, TextField } from '@/components/ui/field';
 import { formatDateTime } from '@/components/ui/format';
 import { Alert, Badge, LoadError, Loading, Skeleton } from '@/components/ui/surface';
-import type { LimitRequestView, OrgQuota } from '@/lib/api/schemas/limits';
 
 export function LimitRequestPanel() {
   const quota = useResource<OrgQuota>('/v1/me/org-quota');

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { failureMessage, requestJson, useResource } from '@/components/api/client';
-import type { LiveCrawlState, SiteStatus } from '@/components/api/types';
+import type { CrawlTriggerResponse, LiveCrawlState, SiteStatus } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
 import { Alert, Badge, LoadError, Section, Skeleton, Stat } from '@/components/ui/surface';
@@ -52,12 +52,9 @@ export function CrawlPanel({ siteId, canCrawl }: { siteId: string; canCrawl: boo
     setStarting(true);
     setActionError(null);
     try {
-      const result = await requestJson<{ started: boolean; status: LiveCrawlState }>(
-        `/v1/sites/${siteId}/crawl`,
-        {
-          method: 'POST',
-        },
-      );
+      const result = await requestJson<CrawlTriggerResponse>(`/v1/sites/${siteId}/crawl`, {
+        method: 'POST',
+      });
       setAnnouncement(result.started ? 'Crawl started.' : 'A crawl is already running.');
       await reload();
     } catch (e) {

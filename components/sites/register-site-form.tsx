@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { type FormEvent, useRef, useState } from 'react';
 import { ApiClientError, failureMessage, requestJson } from '@/components/api/client';
 import { splitFieldError } from '@/components/api/field-errors';
-import type { Site } from '@/components/api/types';
+import type { Site, SiteResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, TextField } from '@/components/ui/field';
 import { AppCheckboxes, appSwitches } from './app-checkboxes';
@@ -29,7 +29,7 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
     setStatus('');
     setPending(true);
     try {
-      const { site } = await requestJson<{ site: Site }>('/v1/sites', {
+      const { site } = await requestJson<SiteResponse>('/v1/sites', {
         body: { rootUrl: rootUrl.trim(), cadenceMinutes: Number(cadence), ...apps },
       });
       setRootUrl('');

@@ -1,11 +1,11 @@
+import type { Run } from '@/components/api/types';
 import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
 import { Badge, EmptyState } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
-import type { RunResource } from '@/lib/sites/resource';
 
 const stateTone = { running: 'info', completed: 'success', failed: 'danger' } as const;
 
-export function RunHistory({ runs }: { runs: RunResource[] }) {
+export function RunHistory({ runs }: { runs: Run[] }) {
   if (runs.length === 0) {
     return <EmptyState title="No runs yet" description="Runs appear here as crawls and scans finish." />;
   }

@@ -1,15 +1,12 @@
 'use client';
 
 import { useResource } from '@/components/api/client';
-import type { Run } from '@/components/api/types';
+import type { SeoReportCheck, SeoReport as SeoReportResponse } from '@/components/api/types';
 import { ExternalLink } from '@/components/ui/external-link';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Badge, EmptyState, Stat } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
-import type { SeoReport as SeoReportBody, SeoReportCheck } from '@/lib/seo/report';
 import { CutShortNotice, FindingCard, ReportPlaceholder } from './report-parts';
-
-type SeoReportResponse = SeoReportBody & { run: Run };
 
 const impactTone = { critical: 'danger', serious: 'danger', moderate: 'warning', minor: 'neutral' } as const;
 

@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { failureMessage, requestJson } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
-import type { Site } from '@/components/api/types';
+import type { Site, SiteResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, SubmitWithStatus, TextAreaField, TextField } from '@/components/ui/field';
 import { formatCadence, parseStringArray } from '@/components/ui/format';
@@ -49,7 +49,7 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
     setStatus('');
     setPending(true);
     try {
-      const { site: saved } = await requestJson<{ site: Site }>(`/v1/sites/${site.id}`, {
+      const { site: saved } = await requestJson<SiteResponse>(`/v1/sites/${site.id}`, {
         method: 'PATCH',
         body: {
           rootUrl: rootUrl.trim(),

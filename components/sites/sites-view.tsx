@@ -3,15 +3,13 @@
 import Link from 'next/link';
 import { useRef } from 'react';
 import { useResource } from '@/components/api/client';
-import type { Quota, Site } from '@/components/api/types';
+import type { Quota, Site, SitesResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { formatCadence, formatDateTime } from '@/components/ui/format';
 import { Badge, EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import { APPS } from './apps';
 import { RegisterSiteForm } from './register-site-form';
-
-type SitesResponse = { sites: Site[]; quota: Quota };
 
 export function SitesView({ canRegister }: { canRegister: boolean }) {
   const sites = useResource<SitesResponse>('/v1/sites');

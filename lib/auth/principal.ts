@@ -51,7 +51,14 @@ export async function principalFromKey(db: Db, secret: string, now = Date.now())
 
 export async function principalFromSession(db: Db, headers: Headers): Promise<Principal | null> {
   const session = await authFor(db).api.getSession({ headers });
-  if (!session) return null;
+  return session ? principalOfSession(db, session) : null;
+}
+
+/** What a principal needs of a session better-auth has already resolved. */
+export type ResolvedSession = { session: { activeOrganizationId?: string | null }; user: { id: string } };
+
+/** The principal of a resolved session, for a caller that needs the session itself too (the dashboard). */
+export async function principalOfSession(db: Db, session: ResolvedSession): Promise<Principal> {
   const tenantId = session.session.activeOrganizationId;
   if (!tenantId)
     throw new ForbiddenError(

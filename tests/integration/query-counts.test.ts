@@ -3,6 +3,7 @@ import * as sitesRoute from '@/app/api/v1/sites/route';
 import { crawlEvents } from '@/jobs/crawl-events';
 import { setOverage } from '@/lib/billing/settings';
 import { runSchedulerTick } from '@/lib/crawl/scheduler';
+import { isCompleteContext, loadDashboardContext } from '@/lib/dashboard/session';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { useTestDatabase } from '../support/db';
@@ -20,15 +21,21 @@ let token: string;
 let tenantId: string;
 
 /** The same database through a second drizzle instance whose logger counts every statement. */
-async function countingDb(): Promise<{ db: Db; queries: () => number }> {
+async function countingDb(): Promise<{ db: Db; queries: () => number; sessionLookups: () => number }> {
   let n = 0;
-  const logger = { logQuery: () => void n++ };
+  let sessionLookups = 0;
+  const logger = {
+    logQuery: (query: string) => {
+      n++;
+      if (/from "sessions"/i.test(query)) sessionLookups++;
+    },
+  };
   const client = (db as unknown as { $client: unknown }).$client;
   const counted =
     driver === 'pglite'
       ? (await import('drizzle-orm/pglite')).drizzle({ client: client as never, schema, logger })
       : (await import('drizzle-orm/node-postgres')).drizzle({ client: client as never, schema, logger });
-  return { db: counted as unknown as Db, queries: () => n };
+  return { db: counted as unknown as Db, queries: () => n, sessionLookups: () => sessionLookups };
 }
 
 beforeAll(async () => {
@@ -75,4 +82,31 @@ describe('the scheduler tick', () => {
       expect(counting.queries()).toBeLessThanOrEqual(PER_TICK + PER_STARTED_SITE * N);
     },
   );
+});
+
+describe('a dashboard render', () => {
+  // The session and its user (better-auth), the user's organizations, their membership: once each.
+  const CONTEXT_QUERIES = 4;
+
+  it('resolves the session once for its whole context', async () => {
+    const counting = await countingDb();
+    const context = await loadDashboardContext(
+      counting.db,
+      new Headers({ authorization: `Bearer ${token}` }),
+    );
+    if (!context || !isCompleteContext(context)) throw new Error('expected a complete dashboard context');
+    expect(context.role).toBe('owner');
+    expect(context.activeOrganization.id).toBe(tenantId);
+    expect(context.organizations.map((o) => o.id)).toEqual([tenantId]);
+    console.log(
+      `query count: dashboard context: ${counting.queries()} queries, ${counting.sessionLookups()} session lookups`,
+    );
+    expect(counting.sessionLookups()).toBe(1);
+    expect(counting.queries()).toBeLessThanOrEqual(CONTEXT_QUERIES);
+  });
+
+  it('answers null without a session', async () => {
+    expect(await loadDashboardContext(db, new Headers())).toBeNull();
+    expect(await loadDashboardContext(db, new Headers({ authorization: 'Bearer not-a-session' }))).toBeNull();
+  });
 });

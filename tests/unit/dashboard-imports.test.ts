@@ -35,7 +35,9 @@ describe('dashboard components', () => {
     const aliases = [...source.matchAll(/^export type (\w+) = (.+);$/gm)];
     expect(aliases.length).toBeGreaterThan(0);
     const handWritten = aliases
-      .filter(([, , definition]) => !/^z\.output<typeof \w+>$|^\w+\['\w+'\]\[number\]$/.test(definition ?? ''))
+      .filter(
+        ([, , definition]) => !/^z\.output<typeof \w+>$|^\w+\['\w+'\]\[number\]$/.test(definition ?? ''),
+      )
       .map(([line]) => line);
     expect(handWritten).toEqual([]);
     expect(source).not.toMatch(/^export (?:interface|type \w+ = \{)/m);

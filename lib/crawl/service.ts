@@ -1,4 +1,3 @@
-import type { TriggerCrawlBody } from '@/lib/api/schemas/crawl';
 import { requirePermission } from '@/lib/auth/permissions';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
@@ -7,6 +6,9 @@ import { getVisibleSite } from '@/lib/sites/access';
 import { getLiveState, type LiveCrawlState } from '@/lib/sites/live';
 import type { CrawlEvents } from './events';
 import { startCrawl } from './run';
+
+/** What a manual crawl may ask for; none at all is the default full scan. */
+export type TriggerCrawlInput = { chainA11y?: boolean } | undefined;
 
 export interface TriggerCrawlResult {
   started: boolean;
@@ -22,7 +24,7 @@ export async function triggerCrawl(
   db: Db,
   principal: Principal,
   siteId: string,
-  body: TriggerCrawlBody,
+  body: TriggerCrawlInput,
   events: CrawlEvents,
   now = Date.now(),
 ): Promise<TriggerCrawlResult> {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { isUuid } from '@/lib/api/schemas/common';
 import type { Db } from '@/lib/db/client';
 import { invitations, organizations, users } from '@/lib/db/schema';
+import { isUuid } from '@/lib/db/uuid';
 
 export type InvitationPreview = {
   id: string;

@@ -1,5 +1,4 @@
 import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
-import type { ApiKeyView, CreateKeyInput } from '@/lib/api/schemas/keys';
 import { displayPrefix, generateKeySecret, hashKeySecret } from '@/lib/auth/key-secret';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
@@ -25,7 +24,19 @@ const KEY_NOT_FOUND = 'key not found';
 
 type KeyRow = typeof apiKeys.$inferSelect;
 
-function toView(row: KeyRow, existingSiteIds?: Set<string>): ApiKeyView {
+/** A new key, as validated by the caller (POST /v1/keys). */
+export interface CreateKeyInput {
+  name: string;
+  /** Omitted or null: every site of the organization, including sites added later. */
+  siteIds?: string[] | null;
+  /** Omitted or null: the key never expires. */
+  expiresInDays?: number | null;
+}
+
+/** A key as listed: everything but its secret. */
+export type ApiKeyView = ReturnType<typeof toView>;
+
+function toView(row: KeyRow, existingSiteIds?: Set<string>) {
   return {
     id: row.id,
     name: row.name,

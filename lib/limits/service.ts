@@ -1,5 +1,4 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { LimitRequestInput, LimitRequestView, OrgQuota } from '@/lib/api/schemas/limits';
 import { ORG_LIMIT_KIND, organizationLimitFor } from '@/lib/auth/org-limit';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
@@ -17,7 +16,24 @@ const PENDING_INDEX = 'limit_requests_one_pending_idx';
 
 type LimitRequestRow = typeof limitRequests.$inferSelect;
 
-const toView = (row: LimitRequestRow): LimitRequestView => ({
+/** A request to raise a limit, as validated by the caller (POST /v1/me/limit-requests). */
+export interface LimitRequestInput {
+  kind: typeof ORG_LIMIT_KIND;
+  requestedLimit: number;
+  reason: string;
+}
+
+export type LimitRequestView = ReturnType<typeof toView>;
+
+/** What `organizationQuota` answers. */
+export interface OrgQuota {
+  limit: number;
+  used: number;
+  canCreate: boolean;
+  latestRequest: LimitRequestView | null;
+}
+
+const toView = (row: LimitRequestRow) => ({
   id: row.id,
   kind: row.kind,
   status: row.status,

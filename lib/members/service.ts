@@ -1,5 +1,4 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import type { MemberAccessInput, MemberView } from '@/lib/api/schemas/members';
 import { isAdminRole, type Principal, type Role } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { memberAccess, memberSiteGrants, members, organizations, users } from '@/lib/db/schema';
@@ -24,6 +23,27 @@ import { assertOrganizationSites } from '@/lib/keys/site-scope';
 const MEMBER_NOT_FOUND = 'member not found';
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type MemberRow = { id: string; role: Role };
+
+/** A member as the organization's owners and admins see them. */
+export interface MemberView {
+  id: string;
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** A member's allowlist; null for owners and admins, who see every site. */
+  siteIds: string[] | null;
+  /** Always true for owners and admins. */
+  canCrawl: boolean;
+  createdAt: number;
+}
+
+/** A member's site access, as validated by the caller (PATCH /v1/members/{memberId}/access). */
+export interface MemberAccessInput {
+  /** The member's whole allowlist, replacing the old one; [] revokes every site. */
+  siteIds?: string[];
+  canCrawl?: boolean;
+}
 
 export async function listMembers(db: Db, tenantId: string): Promise<MemberView[]> {
   const [rows, grants] = await Promise.all([

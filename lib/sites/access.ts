@@ -1,9 +1,9 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { isUuid } from '@/lib/api/schemas/common';
 import { canSeeSite, type Principal, visibleSiteIds } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { type Site, sites } from '@/lib/db/schema';
+import { isUuid } from '@/lib/db/uuid';
 import { siteNotFound } from '@/lib/errors';
 
 /**

@@ -1,5 +1,4 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
-import type { CreateSiteInput, UpdateSiteInput } from '@/lib/api/schemas/sites';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { appPauses, notificationSettings, type Run, runs, type Site, sites } from '@/lib/db/schema';
@@ -15,9 +14,40 @@ import {
 import { getLiveState, type LiveCrawlState } from './live';
 import { claimSiteSlot, getSiteQuota, type SiteQuota } from './quota';
 import { type RunResource, runResource, type SiteResource, siteResource } from './resource';
+import type { ParsedRootUrl } from './root-url';
 import { effectiveA11yCadence, initialSchedule, rescheduleAfterEdit } from './schedule';
 
 const flag = (on: boolean): 0 | 1 => (on ? 1 : 0);
+
+/** Which apps run on a site; omitted: unchanged on edit, the default at creation. */
+interface AppToggles {
+  scannerEnabled?: boolean;
+  a11yEnabled?: boolean;
+  seoEnabled?: boolean;
+  performanceEnabled?: boolean;
+  uptimeEnabled?: boolean;
+}
+
+/** A new site, as validated by the caller (POST /v1/sites); omitted settings take the defaults. */
+export interface CreateSiteInput extends AppToggles {
+  rootUrl: ParsedRootUrl;
+  cadenceMinutes?: number;
+  maxPages?: number;
+  maxConcurrency?: number;
+  a11yCadenceMinutes?: number;
+  excludePaths?: string[];
+  stripParams?: string[];
+}
+
+/** An edit, as validated by the caller (PATCH /v1/sites/{id}); omitted fields keep their value. */
+export interface UpdateSiteInput extends AppToggles {
+  rootUrl?: ParsedRootUrl;
+  cadenceMinutes?: number;
+  /** null: fall back to the crawl cadence. */
+  a11yCadenceMinutes?: number | null;
+  excludePaths?: string[];
+  stripParams?: string[];
+}
 
 /** GET /v1/sites: the sites the caller may see, oldest first, and the organization's site quota. */
 export async function listSites(

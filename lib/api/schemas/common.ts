@@ -1,16 +1,6 @@
 import { z } from 'zod';
 import type { ApiError } from '@/lib/api/errors';
-
-/**
- * Any spelling Postgres accepts as a `uuid` (8-4-4-4-12 hex), deliberately looser than RFC 9562
- * (`z.uuid()` also checks version and variant bits): a path must reach every id the database can
- * hold, including rows imported from elsewhere.
- */
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID_SHAPE.test(value);
-}
+import { isUuid } from '@/lib/db/uuid';
 
 /**
  * A record id taken from the URL path. A malformed id names no record, so it answers exactly like an

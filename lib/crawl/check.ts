@@ -8,7 +8,7 @@ import {
   type NetErrorCode,
   type RedirectHop,
 } from '@/lib/net';
-import { parseUrl } from './url';
+import { parseUrl } from '@/lib/net/url';
 
 /**
  * - `ok`: the target answered 2xx (or a final 3xx other than 304, whose body a browser shows);

@@ -11,6 +11,7 @@ import {
 } from '@/lib/db/schema';
 import { MAX_HTML_BYTES, MAX_HTML_NESTING, parseHtmlBytes } from '@/lib/html/document';
 import { type FollowedResponse, fetchFollowing, header, NetError } from '@/lib/net';
+import { parseUrl } from '@/lib/net/url';
 import { extractSeoFacts } from '@/lib/seo/extract';
 import { checkLink, classifyFailure, classifyResponse, type LinkCheckOutcome, retryAfterMs } from './check';
 import { extractLinks, MAX_LINKS_PER_PAGE } from './extract';
@@ -36,7 +37,7 @@ import { HostLimiter } from './host-limiter';
 import { recordLimitHit } from './limits';
 import { admit, allowanceMessage, pageCap, type RunRules, rulesOf } from './rules';
 import { loadRun } from './run';
-import { isSameSite, normalizeUrl, parseUrl } from './url';
+import { isSameSite, normalizeUrl } from './url';
 import { AdaptiveWindow, isBackoffSignal } from './window';
 
 /**

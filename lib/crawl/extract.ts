@@ -1,6 +1,7 @@
 import { type AnyNode, type Document, type Element, walkElements } from '@/lib/html/document';
+import { parseUrl } from '@/lib/net/url';
 import { anchorsOnId, climbSelector } from '@/lib/seo/selector';
-import { normalizeUrl, parseUrl } from './url';
+import { normalizeUrl } from './url';
 
 export interface ExtractedLink {
   /**

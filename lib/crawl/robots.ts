@@ -1,5 +1,5 @@
 import { fetchFollowing, NetError, USER_AGENT_TOKEN } from '@/lib/net';
-import { parseUrl } from './url';
+import { parseUrl } from '@/lib/net/url';
 
 /*
  * robots.txt per RFC 9309, with Google's reading of it (github.com/google/robotstxt) where the RFC

@@ -1,7 +1,8 @@
 import type { RunSettings } from '@/lib/db/schema';
+import { parseUrl } from '@/lib/net/url';
 import { MAX_URL_LENGTH } from './frontier';
 import { policyFrom } from './robots';
-import { compileExcludes, isSameSite, normalizeUrl, parseUrl } from './url';
+import { compileExcludes, isSameSite, normalizeUrl } from './url';
 
 /*
  * The rules a run is judged by, rebuilt from the settings it captured at start (robots.txt

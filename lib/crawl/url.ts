@@ -1,3 +1,4 @@
+import { parseUrl } from '@/lib/net/url';
 import { compileGlobs, globProblem } from './glob';
 
 /** Spec limit on `excludePaths` and `stripParams` entries per site. */
@@ -41,15 +42,6 @@ export function normalizeUrl(
   const names = stripParams instanceof Set ? stripParams : stripParams ? new Set(stripParams) : null;
   if (names && names.size > 0 && url.search.length > 1) url.search = stripQuery(url.search.slice(1), names);
   return withoutFragmentOrEmptyQuery(url.href);
-}
-
-/** The parsed URL, or null where the URL parser throws (Node 20 has no `URL.parse`). */
-export function parseUrl(input: string, base?: string | URL): URL | null {
-  try {
-    return new URL(input, base);
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseUrl } from '@/lib/crawl/url';
+import { parseUrl } from '@/lib/net/url';
 import type { PageSeoFacts } from './facts';
 
 export type SeoImpact = 'critical' | 'serious' | 'moderate' | 'minor';

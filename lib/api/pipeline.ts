@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { type Permission, requirePermission } from '@/lib/auth/permissions';
-import { canSeeSite, type Principal, resolvePrincipal } from '@/lib/auth/principal';
+import { type Principal, resolvePrincipal } from '@/lib/auth/principal';
 import { config } from '@/lib/config';
 import { type Db, getDb } from '@/lib/db/client';
-import { ApiError, badRequest, describeZodError, errorResponse, forbidden, siteNotFound } from './errors';
+import { visibleSiteId } from '@/lib/sites/access';
+import { ApiError, badRequest, describeZodError, errorResponse, forbidden } from './errors';
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -78,7 +79,7 @@ export function apiRoute<
         throw forbidden('this endpoint needs a dashboard session; API keys cannot use it');
       }
       const params = parse(options.params, (await context?.params) ?? {}, 'path');
-      if (options.site && !canSeeSite(principal, (params as { id: string }).id)) throw siteNotFound();
+      if (options.site) visibleSiteId(principal, (params as { id: string }).id);
       if (options.permission) requirePermission(principal, options.permission);
       const query = parse(options.query, Object.fromEntries(new URL(req.url).searchParams), 'query');
       const body = options.body ? parse(options.body, await readJson(req), 'body') : undefined;

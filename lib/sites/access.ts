@@ -7,6 +7,19 @@ import { isUuid } from '@/lib/db/uuid';
 import { siteNotFound } from '@/lib/errors';
 
 /**
+ * The one site-visibility rule: the id (lower-cased) of a site the caller may see, or the 404 that
+ * answers for a site outside a scoped key or a member's allowlist and for a malformed id alike. The
+ * pipeline runs it on a site's route before any permission check, so a 403 never confirms that a
+ * hidden site exists; `getVisibleSite` runs it for every other caller (dashboard pages, services).
+ */
+export function visibleSiteId(principal: Principal, siteId: string): string {
+  if (!isUuid(siteId)) throw siteNotFound();
+  const id = siteId.toLowerCase();
+  if (!canSeeSite(principal, id)) throw siteNotFound();
+  return id;
+}
+
+/**
  * The site if the caller may see it. Another tenant's site, a site outside a scoped key or outside a
  * member's allowlist, an unknown id and a malformed id all answer the same 404 'site not found', so
  * nothing about other tenants' sites can be learned from the difference.
@@ -17,9 +30,7 @@ export async function getVisibleSite(
   siteId: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<Site> {
-  if (!isUuid(siteId)) throw siteNotFound();
-  const id = siteId.toLowerCase();
-  if (!canSeeSite(principal, id)) throw siteNotFound();
+  const id = visibleSiteId(principal, siteId);
   const query = db
     .select()
     .from(sites)

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { BrokenLinkResource } from '@/lib/crawl/report';
 import { RUN_LIMITS } from '@/lib/db/schema';
+import type { LiveCrawlState } from '@/lib/sites/live';
+import type { SiteQuota } from '@/lib/sites/quota';
 import type { RunResource, SiteResource } from '@/lib/sites/resource';
 import type { Holds, Same } from './common';
 
@@ -127,14 +129,17 @@ export const brokenLinkSchema = z
 
 /*
  * These schemas are the one description of each resource: the dashboard's types are their
- * `z.output`, and the pickers that shape rows into resources (lib/sites/resource.ts,
- * lib/crawl/report.ts) must produce exactly their output. A field added to, dropped from or retyped
- * in one and not the other fails typecheck on the lines below.
+ * `z.output`, and the domain code that shapes them (the pickers in lib/sites/resource.ts and
+ * lib/crawl/report.ts, the live crawl state, the site quota) must produce exactly their output. A
+ * field added to, dropped from or retyped in one and not the other fails typecheck on the lines
+ * below.
  */
-export type PickersMatchSchemas = [
+export type DomainResultsMatchSchemas = [
   Holds<Same<SiteResource, z.output<typeof siteSchema>>>,
   Holds<Same<RunResource, z.output<typeof runSchema>>>,
   Holds<Same<BrokenLinkResource, z.output<typeof brokenLinkSchema>>>,
+  Holds<Same<LiveCrawlState, z.output<typeof liveCrawlStateSchema>>>,
+  Holds<Same<SiteQuota, z.output<typeof siteQuotaSchema>>>,
 ];
 
 export const siteResponse = z.object({ site: siteSchema });

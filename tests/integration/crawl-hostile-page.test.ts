@@ -43,7 +43,8 @@ const bed = crawlTestbed(async () => {
 });
 
 describe('a hostile page', () => {
-  it('is crawled in bounded time and memory, its links capped and the cap recorded', async () => {
+  // No timing assertion (speed belongs to the benchmarks): the test's own timeout catches a stall.
+  it('is crawled in bounded memory, its links capped and the cap recorded', async () => {
     const { token } = await signInOwner(bed.db, 'hostile@example.com');
     const S = bed.site.origin;
     expect(htmlPage(hostilePage()).body.length).toBeGreaterThan(250_000);
@@ -53,7 +54,6 @@ describe('a hostile page', () => {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().heapUsed);
     }, 20);
-    const started = Date.now();
     let siteId: string;
     try {
       siteId = await registerAndCrawl(token, bed.site.url(), { excludePaths: ['/x/**'] });
@@ -62,7 +62,6 @@ describe('a hostile page', () => {
     }
     // Before: well over a gigabyte of selectors and stack copies for this one page.
     expect(peak - baseline).toBeLessThan(400 * 1024 * 1024);
-    expect(Date.now() - started).toBeLessThan(60_000);
 
     const [run] = await bed.db.select().from(runs).where(eq(runs.site_id, siteId));
     expect(run).toMatchObject({ state: 'completed', error: null });

@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
+import { runningCrawlOf } from '@/lib/db/running-crawl';
 import { type Run, type RunSettings, runs, type Site } from '@/lib/db/schema';
 import { decodeList } from '@/lib/sites/resource';
 import { crawlAllowanceRemaining } from '@/lib/usage/allowance';
 import type { CrawlEvents } from './events';
-import { runningCrawlOf } from './running';
 
 export type CrawlTrigger = 'schedule' | 'manual';
 

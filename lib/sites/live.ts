@@ -1,7 +1,7 @@
 import { desc } from 'drizzle-orm';
 import { frontierProgress } from '@/lib/crawl/frontier';
-import { runningCrawlOf } from '@/lib/crawl/running';
 import type { Db } from '@/lib/db/client';
+import { runningCrawlOf } from '@/lib/db/running-crawl';
 import { runs } from '@/lib/db/schema';
 
 /** The spec's live crawl state (camelCase): what a running crawl is doing right now. */

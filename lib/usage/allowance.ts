@@ -3,9 +3,9 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { billingPeriod, periodBounds } from '@/lib/billing/period';
 import { type OverageState, overageColumns, overageState } from '@/lib/billing/settings';
 import { config } from '@/lib/config';
-import { runningCrawlOf } from '@/lib/crawl/running';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
+import { runningCrawlOf } from '@/lib/db/running-crawl';
 import { appPauses, runs, sites, usageLedger } from '@/lib/db/schema';
 import { enqueueNotification } from '@/lib/notify/outbox';
 

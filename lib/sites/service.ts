@@ -11,7 +11,6 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_PAGES,
 } from './limits';
-import { getLiveState, type LiveCrawlState } from './live';
 import { claimSiteSlot, getSiteQuota, type SiteQuota } from './quota';
 import { type RunResource, runResource, type SiteResource, siteResource } from './resource';
 import type { ParsedRootUrl } from './root-url';
@@ -198,35 +197,18 @@ export async function deleteSite(db: Db, principal: Principal, siteId: string): 
   return { deleted: true };
 }
 
-export type SiteStatus = {
-  site: SiteResource;
-  live: LiveCrawlState;
-  latestRun: RunResource | null;
-  latestA11yRun: RunResource | null;
-};
-
 /** GET /v1/sites/{id}. */
 export async function getSite(db: Db, principal: Principal, siteId: string): Promise<{ site: SiteResource }> {
   return { site: siteResource(await getVisibleSite(db, principal, siteId)) };
 }
 
-/** GET /v1/sites/{id}/status: the site, its live crawl state and its latest crawl and accessibility runs. */
-export async function getSiteStatus(db: Db, principal: Principal, siteId: string): Promise<SiteStatus> {
-  const site = await getVisibleSite(db, principal, siteId);
-  const [live, latestCrawl, latestA11y] = await Promise.all([
-    getLiveState(db, site.tenant_id, site.id),
-    latestRun(db, site.tenant_id, site.id, 'crawl'),
-    latestRun(db, site.tenant_id, site.id, 'a11y'),
-  ]);
-  return {
-    site: siteResource(site),
-    live,
-    latestRun: latestCrawl ? runResource(latestCrawl) : null,
-    latestA11yRun: latestA11y ? runResource(latestA11y) : null,
-  };
-}
-
-async function latestRun(db: Db, tenantId: string, siteId: string, kind: Run['kind']): Promise<Run | null> {
+/** The site's most recent run of `kind`, or null. */
+export async function latestRun(
+  db: Db,
+  tenantId: string,
+  siteId: string,
+  kind: Run['kind'],
+): Promise<Run | null> {
   const [run] = await db
     .select()
     .from(runs)

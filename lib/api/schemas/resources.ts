@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { LiveCrawlState } from '@/lib/crawl/live';
 import type { BrokenLinkResource } from '@/lib/crawl/report';
 import { RUN_LIMITS } from '@/lib/db/schema';
-import type { LiveCrawlState } from '@/lib/sites/live';
 import type { SiteQuota } from '@/lib/sites/quota';
 import type { RunResource, SiteResource } from '@/lib/sites/resource';
 import type { Holds, Same } from './common';

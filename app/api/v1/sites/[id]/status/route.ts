@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { siteStatusResponse } from '@/lib/api/schemas/resources';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { getSiteStatus } from '@/lib/sites/service';
+import { getSiteStatus } from '@/lib/crawl/service';
 
 export const GET = apiRoute(
   {

@@ -1,8 +1,8 @@
 import { desc } from 'drizzle-orm';
-import { frontierProgress } from '@/lib/crawl/frontier';
 import type { Db } from '@/lib/db/client';
 import { runningCrawlOf } from '@/lib/db/running-crawl';
 import { runs } from '@/lib/db/schema';
+import { frontierProgress } from './frontier';
 
 /** The spec's live crawl state (camelCase): what a running crawl is doing right now. */
 export type LiveCrawlState = {

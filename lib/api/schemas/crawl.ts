@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { strictBoolean } from './common';
+import type { SeoReportResponse } from '@/lib/crawl/report';
+import { SEO_CHECKS } from '@/lib/seo/checks';
+import { type Holds, type Same, strictBoolean } from './common';
 import { runSchema } from './resources';
 
 /**
@@ -28,7 +30,7 @@ export const seoReportResponse = z.object({
   }),
   checks: z.array(
     z.object({
-      check: z.string(),
+      check: z.enum(SEO_CHECKS.map((c) => c.id)),
       title: z.string(),
       impact,
       help: z.string(),
@@ -43,3 +45,6 @@ export const seoReportResponse = z.object({
     }),
   ),
 });
+
+/** What the report service answers is exactly this schema's output: typecheck fails on drift. */
+export type SeoReportMatchesSchema = Holds<Same<SeoReportResponse, z.output<typeof seoReportResponse>>>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '@/lib/api/errors';
-import { pathId } from './common';
+import type { ApiKeyView as KeyServiceView } from '@/lib/keys/service';
+import { type Holds, pathId, type Same } from './common';
 
 const MAX_SCOPED_SITES = 1000;
 
@@ -43,3 +44,6 @@ export const listKeysResponse = z.object({ keys: z.array(apiKeyView) });
 /** Create and re-roll: the only two responses that ever carry a plaintext secret. */
 export const keyWithSecretResponse = z.object({ key: apiKeyView, secret: z.string() });
 export const revokeKeyResponse = z.object({ revoked: z.literal(true) });
+
+/** What the key service answers is exactly this schema's output: typecheck fails on drift. */
+export type KeyServiceMatchesSchema = Holds<Same<KeyServiceView, ApiKeyView>>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '@/lib/api/errors';
+import type { LimitRequestView as LimitServiceView, OrgQuota as OrgQuotaResult } from '@/lib/limits/service';
+import type { Holds, Same } from './common';
 
 /** Extra sites are self-serve through overage billing now; this kind answers 400, not 422. */
 export const RETIRED_LIMIT_KINDS = ['org_sites'] as const;
@@ -59,3 +61,9 @@ export const orgQuotaResponse = z.object({
   latestRequest: limitRequestView.nullable(),
 });
 export type OrgQuota = z.output<typeof orgQuotaResponse>;
+
+/** What the limits service answers is exactly these schemas' output: typecheck fails on drift. */
+export type LimitServiceMatchesSchemas = [
+  Holds<Same<LimitServiceView, LimitRequestView>>,
+  Holds<Same<OrgQuotaResult, OrgQuota>>,
+];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '@/lib/api/errors';
-import { pathId } from './common';
+import type { MemberView as MemberServiceView } from '@/lib/members/service';
+import { type Holds, pathId, type Same } from './common';
 
 export const roleSchema = z.enum(['owner', 'admin', 'member']);
 
@@ -36,3 +37,6 @@ export const listMembersResponse = z.object({ members: z.array(memberView) });
 export const changeRoleResponse = z.object({ member: memberView });
 export const memberAccessResponse = z.object({ ok: z.literal(true) });
 export const removeMemberResponse = z.object({ removed: z.literal(true) });
+
+/** What the member service answers is exactly this schema's output: typecheck fails on drift. */
+export type MemberServiceMatchesSchema = Holds<Same<MemberServiceView, MemberView>>;

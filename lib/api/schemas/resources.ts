@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LiveCrawlState } from '@/lib/crawl/live';
-import type { BrokenLinkResource } from '@/lib/crawl/report';
+import type { BrokenLinkReport, BrokenLinkResource } from '@/lib/crawl/report';
+import type { SiteStatus, TriggerCrawlResult } from '@/lib/crawl/service';
 import { RUN_LIMITS } from '@/lib/db/schema';
 import type { SiteQuota } from '@/lib/sites/quota';
 import type { RunResource, SiteResource } from '@/lib/sites/resource';
@@ -154,3 +155,10 @@ export const siteStatusResponse = z.object({
 });
 export const crawlTriggerResponse = z.object({ started: z.boolean(), status: liveCrawlStateSchema });
 export const brokenLinkReportResponse = z.object({ run: runSchema, brokenLinks: z.array(brokenLinkSchema) });
+
+/** The composed responses, likewise: typecheck fails if a service's result drifts from its schema. */
+export type ServiceResultsMatchSchemas = [
+  Holds<Same<SiteStatus, z.output<typeof siteStatusResponse>>>,
+  Holds<Same<TriggerCrawlResult, z.output<typeof crawlTriggerResponse>>>,
+  Holds<Same<BrokenLinkReport, z.output<typeof brokenLinkReportResponse>>>,
+];

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { OrgUsage, SiteUsage } from '@/lib/usage/service';
+import type { Holds, Same } from './common';
 
 /** GET /v1/usage?period=YYYY-MM; the current UTC month when omitted. */
 export const orgUsageQuery = z.object({
@@ -39,3 +41,9 @@ export const orgUsageResponse = z.object({
     }),
   ),
 });
+
+/** What the usage service answers is exactly these schemas' output: typecheck fails on drift. */
+export type UsageServiceMatchesSchemas = [
+  Holds<Same<SiteUsage, z.output<typeof siteUsageResponse>>>,
+  Holds<Same<OrgUsage, z.output<typeof orgUsageResponse>>>,
+];

@@ -15,11 +15,11 @@ export const MAX_EXCLUDE_PATHS_LENGTH = 10_000;
 /**
  * Wildcards across a site's `excludePaths`, as the matcher reads them: each run of `*`, each `?`
  * and `[...]` but a pattern's trailing `*` or `**`, and the `**` segment implied in front of every
- * pattern that does not start with `/`. A path's
- * cost is its length times the states alive at once, and only wildcards stay alive past a
- * mismatch: with 100 (and at most 200 trailing ones) the most hostile list costs about 10 ms for a 2,000-character path (0.2 s with
- * the 10,000 characters above all spent on `a*a*...`), while real lists (`/blog/**`, `*.pdf`, a few
- * dozen entries) use a fraction of it.
+ * pattern that does not start with `/`. A path's cost is its length times the states alive at
+ * once, and only wildcards stay alive past a mismatch: with 100 (and at most 200 trailing ones)
+ * the most hostile list costs about 10 ms for a 2,000-character path (0.2 s with the 10,000
+ * characters above all spent on `a*a*...`), while real lists (`/blog/**`, `*.pdf`, a few dozen
+ * entries) use a fraction of it.
  */
 export const MAX_EXCLUDE_WILDCARDS = 100;
 const MAX_PARAM_LENGTH = 200;

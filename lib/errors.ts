@@ -46,4 +46,5 @@ export class InvalidError extends DomainError {
 }
 
 /** A site the caller cannot see and one that does not exist answer the same. */
-export const siteNotFound = () => new NotFoundError('site not found');
+export const SITE_NOT_FOUND = 'site not found';
+export const siteNotFound = () => new NotFoundError(SITE_NOT_FOUND);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError, type DomainErrorKind } from '@/lib/errors';
+import { DomainError, type DomainErrorKind, SITE_NOT_FOUND } from '@/lib/errors';
 
 /**
  * An error the HTTP layer raises itself (a body too large, malformed JSON, a path id of the wrong
@@ -7,7 +7,7 @@ import { DomainError, type DomainErrorKind } from '@/lib/errors';
  */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 502 | 503,
+    readonly status: 400 | 403 | 404 | 413 | 422,
     message: string,
   ) {
     super(message);
@@ -16,14 +16,11 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
-export const unauthorized = (message: string) => new ApiError(401, message);
 export const forbidden = (message: string) => new ApiError(403, message);
 export const notFound = (message: string) => new ApiError(404, message);
-export const conflict = (message: string) => new ApiError(409, message);
-export const unprocessable = (message: string) => new ApiError(422, message);
-export const badGateway = (message: string) => new ApiError(502, message);
 
-export const siteNotFound = () => notFound('site not found');
+/** A malformed site id in the path, or a site outside the caller's scope: the domain's answer. */
+export const siteNotFound = () => notFound(SITE_NOT_FOUND);
 
 /** "rootUrl: must be an http(s) URL" — the first issue, naming the field. */
 export function describeZodError(error: z.ZodError, where?: string): string {

@@ -21,8 +21,9 @@ export const wholeNumber = () => z.int({ error: 'must be a whole number' });
 export const strictBoolean = () => z.boolean({ error: 'must be true or false' });
 
 /**
- * Compile-time proof that a domain's result type and a response schema's output are the same type
- * (each assignable to the other): `Holds<Same<A, B>>` fails typecheck when they drift.
+ * Compile-time proof that a domain's result type and a response schema's output are the same type:
+ * `Holds<Same<A, B>>` fails typecheck when they drift. Compared as the compiler compares types for
+ * identity (not mere mutual assignability), so an `any` on either side does not pass for a match.
  */
-export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 export type Holds<T extends true> = T;

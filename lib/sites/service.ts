@@ -12,7 +12,7 @@ import {
   DEFAULT_MAX_PAGES,
 } from './limits';
 import { claimSiteSlot, getSiteQuota, type SiteQuota } from './quota';
-import { type RunResource, runResource, type SiteResource, siteResource } from './resource';
+import { type SiteResource, siteResource } from './resource';
 import type { ParsedRootUrl } from './root-url';
 import { effectiveA11yCadence, initialSchedule, rescheduleAfterEdit } from './schedule';
 

@@ -69,7 +69,9 @@ const data = /** @type {WorkerData} */ (workerData);
 /** @type {import('@electric-sql/pglite').PGlite} */
 let db;
 try {
-  const { PGlite } = await import(pathToFileURL(data.modulePath).href);
+  // Next's bundler compiles this file into a worker chunk of its own; turbopackIgnore leaves this
+  // import to Node, since the module's path is only known at run time.
+  const { PGlite } = await import(/* turbopackIgnore: true */ pathToFileURL(data.modulePath).href);
   db = await PGlite.create(data.dataDir, data.options);
 } catch (error) {
   port.postMessage({ id: 0, error: serialize(error) });

@@ -5,6 +5,16 @@ import { Table, Td, Th } from '@/components/ui/table';
 
 const stateTone = { running: 'info', completed: 'success', failed: 'danger' } as const;
 
+/** A table cell's word for each limit; the site overview's notice gives each one in full. */
+const limitLabel: Record<Run['limits_hit'][number]['limit'], string> = {
+  allowance: 'monthly allowance reached',
+  'max-pages': 'maxPages reached',
+  'links-per-page': 'a page over the link cap',
+  'html-bytes': 'a page over the size cap',
+  'external-checks': 'external-check cap reached',
+  'unprocessable-urls': 'URLs that could not be processed',
+};
+
 export function RunHistory({ runs }: { runs: Run[] }) {
   if (runs.length === 0) {
     return <EmptyState title="No runs yet" description="Runs appear here as crawls and scans finish." />;
@@ -33,7 +43,7 @@ export function RunHistory({ runs }: { runs: Run[] }) {
               {run.error ? <div className="mt-1 max-w-xs text-xs text-red-700">{run.error}</div> : null}
               {run.cut_short === 1 ? (
                 <div className="mt-1 max-w-xs text-xs text-amber-800">
-                  Partial result: {run.limits_hit.map((hit) => hit.detail).join(' ')}
+                  Partial: {run.limits_hit.map((hit) => limitLabel[hit.limit]).join(', ')}
                 </div>
               ) : null}
             </Td>

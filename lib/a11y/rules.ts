@@ -169,6 +169,11 @@ export function axeRules(): ReadonlyMap<string, A11yRule> {
   return catalog;
 }
 
+/** Finds a rule's metadata by id; the report passes `lookupAxeRule`, tests may pass their own rules. */
+export type RuleLookup = (ruleId: string) => A11yRule | undefined;
+
+export const lookupAxeRule: RuleLookup = (ruleId) => axeRules().get(ruleId);
+
 /**
  * The render pass's `runOnly` tags: WCAG 2.0/2.1/2.2 A and AA, AAA and best practice. Naming
  * `wcag22aa` is what runs `target-size`: axe disables it by default, but a rule whose tags match

@@ -13,7 +13,7 @@
  *   nearest integer (halves up). Gains are rounded to one decimal. Both add 1e-9 before rounding so
  *   binary floating-point error (72.4999999) cannot flip a result that is exactly on a half.
  */
-import { type A11yRule, axeRules, type Impact } from './rules';
+import { type A11yRule, type Impact, lookupAxeRule, type RuleLookup } from './rules';
 
 /** Lighthouse's accessibility weights by axe impact. */
 export const IMPACT_WEIGHTS: Readonly<Record<Impact, number>> = {
@@ -25,10 +25,6 @@ export const IMPACT_WEIGHTS: Readonly<Record<Impact, number>> = {
 
 /** Best-practice rules weigh the same, except that a minor best-practice rule weighs nothing. */
 export const BEST_PRACTICE_WEIGHTS: Readonly<Record<Impact, number>> = { ...IMPACT_WEIGHTS, minor: 0 };
-
-export type RuleLookup = (ruleId: string) => A11yRule | undefined;
-
-export const lookupAxeRule: RuleLookup = (ruleId) => axeRules().get(ruleId);
 
 /**
  * A rule's weight. AAA rules weigh 0 (beyond the AA target), and so do rules only on the obsolete

@@ -1,0 +1,43 @@
+/**
+ * The WCAG 2.2 AA verdict. Not compliant while any confirmed violation (after suppressions and
+ * excludes) of a rule at level A or AA stands. Needs-review results, AAA and best-practice rules and
+ * rules only on the obsolete 4.1.1 never break conformance (see `A11yRule.conformanceLevel`).
+ *
+ * `risk` counts failures as distinct rules (one rule failing on 40 pages is one failure to fix) and
+ * pages as distinct pages with at least one of them:
+ * "3 level A failures on 12 pages", "1 level AA failure on 1 page", and, when both levels fail,
+ * A first: "2 level A and 1 level AA failures on 5 pages". null when compliant.
+ */
+import { type A11yFinding, isViolation } from './findings';
+import { lookupAxeRule, type RuleLookup } from './rules';
+
+export interface A11yVerdict {
+  compliant: boolean;
+  targetLevel: 'AA';
+  risk: string | null;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+export function aaVerdict(findings: readonly A11yFinding[], lookup: RuleLookup = lookupAxeRule): A11yVerdict {
+  const rulesAtA = new Set<string>();
+  const rulesAtAA = new Set<string>();
+  const pages = new Set<string>();
+  for (const finding of findings) {
+    if (!isViolation(finding)) continue;
+    const level = lookup(finding.rule)?.conformanceLevel;
+    if (!level) continue;
+    (level === 'A' ? rulesAtA : rulesAtAA).add(finding.rule);
+    pages.add(finding.pageUrl);
+  }
+  const a = rulesAtA.size;
+  const aa = rulesAtAA.size;
+  if (a + aa === 0) return { compliant: true, targetLevel: 'AA', risk: null };
+  const noun = a + aa === 1 ? 'failure' : 'failures';
+  const levels = [a > 0 ? `${a} level A` : null, aa > 0 ? `${aa} level AA` : null]
+    .filter(Boolean)
+    .join(' and ');
+  return { compliant: false, targetLevel: 'AA', risk: `${levels} ${noun} on ${plural(pages.size, 'page')}` };
+}

@@ -13,6 +13,7 @@
  *   nearest integer (halves up). Gains are rounded to one decimal. Both add 1e-9 before rounding so
  *   binary floating-point error (72.4999999) cannot flip a result that is exactly on a half.
  */
+import { type A11yFinding, isViolation } from './findings';
 import { type A11yRule, type Impact, lookupAxeRule, type RuleLookup } from './rules';
 
 /** Lighthouse's accessibility weights by axe impact. */
@@ -45,6 +46,32 @@ export interface PageRuleResults {
   passed: readonly string[];
   /** Rule ids with a confirmed, unsuppressed violation. */
   violated: readonly string[];
+}
+
+/**
+ * Each scanned page's outcomes from the rules that passed there and its findings after
+ * suppressions. A violation that suppressions hid entirely counts as a pass: the reviewer accepted
+ * the elements it flagged, so the rule stands as satisfied there. Needs-review findings are not
+ * outcomes. Findings on pages outside `passedByPage` (excluded pages, pages not scanned) are left out.
+ */
+export function pageRuleResults(
+  passedByPage: ReadonlyMap<string, readonly string[]>,
+  outcome: { visible: readonly A11yFinding[]; hidden: readonly A11yFinding[] },
+): PageRuleResults[] {
+  const violated = new Map<string, Set<string>>();
+  const accepted = new Map<string, Set<string>>();
+  const add = (into: Map<string, Set<string>>, finding: A11yFinding) => {
+    if (!isViolation(finding) || !passedByPage.has(finding.pageUrl)) return;
+    const rules = into.get(finding.pageUrl) ?? new Set<string>();
+    into.set(finding.pageUrl, rules.add(finding.rule));
+  };
+  for (const finding of outcome.visible) add(violated, finding);
+  for (const finding of outcome.hidden) add(accepted, finding);
+  return [...passedByPage].map(([url, passed]) => {
+    const failing = violated.get(url) ?? new Set<string>();
+    const passing = new Set([...passed, ...(accepted.get(url) ?? [])].filter((rule) => !failing.has(rule)));
+    return { url, passed: [...passing], violated: [...failing] };
+  });
 }
 
 interface PageWeights {

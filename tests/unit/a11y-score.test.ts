@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { A11yFinding } from '@/lib/a11y/findings';
 import { type A11yRule, axeRules, describeRule, type Impact } from '@/lib/a11y/rules';
-import { gainByRule, type PageRuleResults, ruleWeight, scorePage, scoreSite } from '@/lib/a11y/score';
+import {
+  gainByRule,
+  type PageRuleResults,
+  pageRuleResults,
+  ruleWeight,
+  scorePage,
+  scoreSite,
+} from '@/lib/a11y/score';
+import { applySuppressions } from '@/lib/a11y/suppressions';
 
 // Impacts and tags of the installed axe-core 4.14 rules used below (see a11y-rules.test.ts):
 // image-alt critical A (10), color-contrast serious AA (7), document-title serious A (7),
@@ -123,5 +132,44 @@ describe('scoreSite and gainByRule', () => {
     expect(scorePage(halves[1]!, lookup)).toBe(45);
     expect(scoreSite(halves, lookup)).toBe(73);
     expect(gainByRule(halves, lookup)).toEqual({ c: 25, n: 2.5 });
+  });
+});
+
+describe('pageRuleResults', () => {
+  const v = (pageUrl: string, rule: string, type: A11yFinding['type'] = 'violation'): A11yFinding => ({
+    pageUrl,
+    rule,
+    type,
+    impact: 'critical',
+    count: 1,
+    nodes: [{ selector: '#x' }],
+  });
+
+  it('turns passes and findings after suppressions into outcomes, a wholly suppressed violation counting as a pass', () => {
+    const passedByPage = new Map([
+      ['/a', ['document-title', 'image-alt']],
+      ['/b', ['document-title']],
+    ]);
+    const findings = [
+      v('/a', 'image-alt'),
+      v('/a', 'color-contrast'),
+      v('/b', 'label'),
+      v('/b', 'color-contrast', 'incomplete'),
+    ];
+    const outcome = applySuppressions(findings, [{ rule: 'color-contrast', selector: null, pageUrl: null }]);
+    expect(pageRuleResults(passedByPage, outcome)).toEqual([
+      { url: '/a', passed: ['document-title', 'color-contrast'], violated: ['image-alt'] },
+      { url: '/b', passed: ['document-title'], violated: ['label'] },
+    ]);
+  });
+
+  it('leaves out findings on pages that are not in the scanned set (excluded pages)', () => {
+    const results = pageRuleResults(new Map([['/a', ['image-alt']]]), {
+      visible: [v('/excluded', 'label')],
+      hidden: [],
+    });
+    expect(results).toEqual([{ url: '/a', passed: ['image-alt'], violated: [] }]);
+    // and the site score ignores them: 100, not pulled down by the excluded page's label violation
+    expect(scoreSite(results)).toBe(100);
   });
 });

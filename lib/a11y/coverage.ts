@@ -64,8 +64,8 @@ function gatherEvidence(
         of(sc).failedPages.add(page.url);
       }
     }
+    // A rule that also failed here needs no exclusion: any failure makes the criterion fail.
     for (const rule of page.passed) {
-      if (violated.has(rule)) continue;
       for (const sc of lookup(rule)?.criteria ?? []) {
         of(sc).passedRules.add(rule);
         of(sc).passedPages.add(page.url);

@@ -61,7 +61,7 @@ export function pageRuleResults(
   const violated = new Map<string, Set<string>>();
   const accepted = new Map<string, Set<string>>();
   const add = (into: Map<string, Set<string>>, finding: A11yFinding) => {
-    if (!isViolation(finding) || !passedByPage.has(finding.pageUrl)) return;
+    if (!isViolation(finding)) return;
     const rules = into.get(finding.pageUrl) ?? new Set<string>();
     into.set(finding.pageUrl, rules.add(finding.rule));
   };

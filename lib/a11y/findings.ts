@@ -3,6 +3,7 @@
  * from the database row (`lib/db/schema/a11y.ts` keeps `nodes` as a JSON string and snake_case
  * names; the report service maps a row to this).
  */
+import type { a11yFindings } from '@/lib/db/schema/a11y';
 import type { Impact } from './rules';
 
 export type FindingType = 'violation' | 'incomplete';
@@ -27,4 +28,41 @@ export interface A11yFinding {
 
 export function isViolation(finding: A11yFinding): boolean {
   return finding.type === 'violation';
+}
+
+export type A11yFindingRow = Pick<
+  typeof a11yFindings.$inferSelect,
+  'page_url' | 'rule' | 'type' | 'impact' | 'count' | 'nodes'
+>;
+
+/**
+ * The stored `nodes` JSON as example nodes. Entries without a string selector are dropped rather
+ * than failing the report: they cannot be shown or suppressed, and the finding's count still holds.
+ */
+export function parseNodes(json: string): A11yNode[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.flatMap((entry): A11yNode[] => {
+    if (typeof entry !== 'object' || entry === null || typeof entry.selector !== 'string') return [];
+    const node: A11yNode = { selector: entry.selector };
+    if (typeof entry.snippet === 'string') node.snippet = entry.snippet;
+    if (typeof entry.summary === 'string') node.summary = entry.summary;
+    return [node];
+  });
+}
+
+export function findingFromRow(row: A11yFindingRow): A11yFinding {
+  return {
+    pageUrl: row.page_url,
+    rule: row.rule,
+    type: row.type,
+    impact: row.impact,
+    count: row.count,
+    nodes: parseNodes(row.nodes),
+  };
 }

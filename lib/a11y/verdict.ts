@@ -2,6 +2,8 @@
  * The WCAG 2.2 AA verdict. Not compliant while any confirmed violation (after suppressions and
  * excludes) of a rule at level A or AA stands. Needs-review results, AAA and best-practice rules and
  * rules only on the obsolete 4.1.1 never break conformance (see `A11yRule.conformanceLevel`).
+ * A rule id the installed axe-core does not know has no level and does not count either: the render
+ * pass and the report use the same axe, so that happens only across an axe upgrade that drops a rule.
  *
  * `risk` counts failures as distinct rules (one rule failing on 40 pages is one failure to fix) and
  * pages as distinct pages with at least one of them:

@@ -1,0 +1,57 @@
+/**
+ * The render pass's Chromium: `playwright-core` driving the binary shipped in `@sparticuz/chromium`
+ * (or `CHROMIUM_PATH`), one browser per worker, relaunched when it goes away.
+ */
+import chromium from '@sparticuz/chromium';
+import { type Browser, chromium as playwright } from 'playwright-core';
+import { config } from '@/lib/config';
+
+/**
+ * @sparticuz/chromium's flags are tuned for one page per Lambda: `--single-process` puts every
+ * renderer in the browser process (several contexts fall over, and one page's crash would take the
+ * whole pass down), and `--disable-web-security` would let pages do what real visitors' browsers
+ * refuse, so what axe sees would not be the page people get.
+ */
+const DROPPED_ARGS = new Set(['--single-process', '--disable-web-security']);
+
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = config().CHROMIUM_PATH || (await chromium.executablePath());
+  const args = chromium.args.filter((arg) => !DROPPED_ARGS.has(arg));
+  return playwright.launch({ executablePath, args, headless: true });
+}
+
+/**
+ * Hands out a connected browser, launching one on first use and again after the last one
+ * disconnected (crashed or killed). Concurrent callers during a launch share it.
+ */
+export class BrowserHolder {
+  private launching: Promise<Browser> | null = null;
+
+  constructor(
+    private readonly launch: () => Promise<Browser> = launchChromium,
+    /** Called with each browser launched (the tests reach the browser's CDP session through it). */
+    private readonly onLaunch?: (browser: Browser) => void,
+  ) {}
+
+  async browser(): Promise<Browser> {
+    const launching = this.launching;
+    if (launching) {
+      const current = await launching.catch(() => null);
+      if (current?.isConnected()) return current;
+      // Another caller saw the same dead browser first and is launching its successor.
+      if (this.launching !== launching) return this.browser();
+    }
+    this.launching = this.launch().then((browser) => {
+      this.onLaunch?.(browser);
+      return browser;
+    });
+    return this.launching;
+  }
+
+  async close(): Promise<void> {
+    const launching = this.launching;
+    this.launching = null;
+    const browser = await launching?.catch(() => null);
+    if (browser?.isConnected()) await browser.close();
+  }
+}

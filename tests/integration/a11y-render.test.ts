@@ -1,0 +1,264 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FRAME_SEPARATOR } from '@/lib/a11y/axe-results';
+import { BrowserHolder, launchChromium } from '@/lib/a11y/browser';
+import { renderPages } from '@/lib/a11y/render';
+import { AXE_RUN_ONLY_TAGS } from '@/lib/a11y/rules';
+import type { PageScan, ScannedPage } from '@/lib/a11y/scan';
+import { hang, type RouteHandler, startServer, type TestServer } from '../support/http-server';
+
+/**
+ * The render pass in real Chromium against pages on 127.0.0.1 (the site) and 127.0.0.2 (another
+ * host), each page built to make axe report something known. Parity: the renderer's findings
+ * equal what AxeBuilder reports when this file runs it itself on the same page, same tags.
+ */
+
+const html = (body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test page</title>${head}</head><body><main>${body}</main></body></html>`;
+const page = (body: string, head = '') => ({
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: html(body, head),
+});
+
+let site: TestServer;
+let other: TestServer;
+let browsers: BrowserHolder;
+let launched: Browser[] = [];
+/** The test's own browser for the reference axe runs. */
+let reference: Browser;
+
+const current = () => launched[launched.length - 1] as Browser;
+
+/** The renderer's page at `path`: the document has committed, its blocking script is pending. */
+function rendererPage(path: string) {
+  return current()
+    .contexts()
+    .flatMap((c) => c.pages())
+    .find((p) => p.url().endsWith(path));
+}
+
+const crashRenderer: RouteHandler = async () => {
+  const target = rendererPage('/crash-renderer');
+  if (!target) throw new Error('renderer page not found');
+  const session = await target.context().newCDPSession(target);
+  session.send('Page.crash').catch(() => {});
+};
+
+const crashBrowser: RouteHandler = async () => {
+  const session = await current().newBrowserCDPSession();
+  session.send('Browser.crash').catch(() => {});
+};
+
+beforeAll(async () => {
+  other = await startServer('127.0.0.2', {
+    '/inner': page('<img src="/x.png"><a href="#"></a>'),
+    '/landing': page('<h1>Someone else</h1>'),
+  });
+  site = await startServer('127.0.0.1', {
+    '/violations': page(
+      '<img src="/a.png"><img src="/b.png"><button></button><input type="text"><p style="color:#aaa;background:#fff">faint</p>',
+    ),
+    '/clean': page('<h1>Fine</h1><p>Readable text.</p>'),
+    '/inner': page('<img src="/c.png"><button></button>'),
+    '/frame-same': page('<h1>Outer</h1><iframe id="same" title="inner" src="/inner"></iframe>'),
+    '/target-size': page(
+      '<p>Controls:</p><div><button style="width:10px;height:10px;padding:0;margin:0;border:0">a</button><button style="width:10px;height:10px;padding:0;margin:0;border:0">b</button></div>',
+    ),
+    '/contrast-review': page(
+      '<p style="color:#777;background-image:url(/bg.png);background-color:#fff">Text over an image</p>',
+    ),
+    '/stalled-tracker': page('<h1>Tracked</h1><img src="/never" alt="">'),
+    '/never': hang,
+    '/hang': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.write('<!doctype html><html><head><title>Forever</title></head><body><p>Still loading');
+    },
+    '/crash-renderer': page('<script src="/trigger-renderer-crash"></script>'),
+    '/trigger-renderer-crash': crashRenderer,
+    '/crash-browser': page('<script src="/trigger-browser-crash"></script>'),
+    '/trigger-browser-crash': crashBrowser,
+    '/gone': { status: 404, headers: { 'content-type': 'text/html' }, body: html('<p>gone</p>') },
+  });
+  // These name the other host's port, known once it listens.
+  site.route(
+    '/frame-other',
+    page(`<h1>Outer</h1><iframe id="other" title="inner" src="${other.url('/inner')}"></iframe>`),
+  );
+  site.route('/offsite', { status: 302, headers: { location: other.url('/landing') } });
+  browsers = new BrowserHolder(launchChromium, (b) => launched.push(b));
+  reference = await launchChromium();
+});
+
+afterAll(async () => {
+  await browsers?.close();
+  await reference?.close();
+  await site?.close();
+  await other?.close();
+});
+
+async function render(paths: string[], options: { pageTimeLimitMs?: number; concurrency?: number } = {}) {
+  const scans = new Map<string, PageScan>();
+  for await (const scan of renderPages(
+    paths.map((p) => site.url(p)),
+    { browsers, ...options },
+  )) {
+    scans.set(new URL(scan.url).pathname, scan);
+  }
+  expect([...scans.keys()].sort()).toEqual([...paths].sort());
+  return scans;
+}
+
+function scanned(scan: PageScan | undefined): ScannedPage {
+  if (scan?.status !== 'scanned') throw new Error(`not scanned: ${JSON.stringify(scan)}`);
+  return scan;
+}
+
+/** What axe itself reports on the page: (rule, type, count), passes and inapplicable rule ids. */
+async function axeDirectly(url: string) {
+  const context = await reference.newContext();
+  try {
+    const p = await context.newPage();
+    await p.goto(url, { waitUntil: 'load' });
+    const results = await new AxeBuilder({ page: p }).withTags([...AXE_RUN_ONLY_TAGS]).analyze();
+    return {
+      findings: [
+        ...results.violations.map((r) => `${r.id} violation ${r.nodes.length}`),
+        ...results.incomplete.map((r) => `${r.id} incomplete ${r.nodes.length}`),
+      ].sort(),
+      passes: results.passes.map((r) => r.id).sort(),
+      inapplicable: results.inapplicable.map((r) => r.id).sort(),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+const summary = (scan: ScannedPage) => ({
+  findings: scan.findings.map((f) => `${f.rule} ${f.type} ${f.count}`).sort(),
+  passes: [...scan.passes].sort(),
+  inapplicable: [...scan.inapplicable].sort(),
+});
+
+const find = (scan: ScannedPage, rule: string, type = 'violation') =>
+  scan.findings.find((f) => f.rule === rule && f.type === type);
+
+describe('render pass', () => {
+  const scannable = [
+    '/violations',
+    '/clean',
+    '/frame-same',
+    '/frame-other',
+    '/target-size',
+    '/contrast-review',
+  ];
+  let scans: Map<string, PageScan>;
+
+  beforeAll(async () => {
+    scans = await render(scannable);
+  });
+
+  it('reports the known violations with help, impact, counts and example nodes', () => {
+    const scan = scanned(scans.get('/violations'));
+    const imageAlt = find(scan, 'image-alt');
+    expect(imageAlt).toMatchObject({ impact: 'critical', count: 2 });
+    expect(imageAlt?.helpUrl).toContain('dequeuniversity.com');
+    expect(imageAlt?.help).toBeTruthy();
+    expect(imageAlt?.nodes.map((n) => n.snippet)).toEqual(['<img src="/a.png">', '<img src="/b.png">']);
+    expect(imageAlt?.nodes[0]?.summary).toContain('Fix any of the following');
+    expect(find(scan, 'button-name')?.count).toBe(1);
+    expect(find(scan, 'label')?.count).toBe(1);
+    expect(find(scan, 'color-contrast')?.count).toBe(1);
+    expect(scan.passes).toContain('html-has-lang');
+    expect(scanned(scans.get('/clean')).findings.filter((f) => f.type === 'violation')).toEqual([]);
+  });
+
+  it('checks inside same-origin and cross-origin frames, naming the frame in the selector', () => {
+    for (const [path, frameId] of [
+      ['/frame-same', 'same'],
+      ['/frame-other', 'other'],
+    ] as const) {
+      const imageAlt = find(scanned(scans.get(path)), 'image-alt');
+      expect(imageAlt?.count).toBe(1);
+      expect(imageAlt?.nodes[0]?.selector).toBe(`#${frameId}${FRAME_SEPARATOR}img`);
+    }
+    expect(find(scanned(scans.get('/frame-same')), 'button-name')?.count).toBe(1);
+    expect(find(scanned(scans.get('/frame-other')), 'link-name')?.count).toBe(1);
+  });
+
+  it('runs target-size (off by default in axe) and keeps needs-review results apart', () => {
+    expect(find(scanned(scans.get('/target-size')), 'target-size')?.count).toBe(2);
+    const review = scanned(scans.get('/contrast-review'));
+    expect(find(review, 'color-contrast', 'incomplete')?.count).toBe(1);
+    expect(find(review, 'color-contrast')).toBeUndefined();
+  });
+
+  it('lists exactly what axe-core itself reports on each page, in every frame, with the same tags', async () => {
+    for (const path of scannable) {
+      const own = summary(scanned(scans.get(path)));
+      expect(own.findings.length + own.passes.length).toBeGreaterThan(0);
+      expect(own, path).toEqual(await axeDirectly(site.url(path)));
+    }
+  });
+});
+
+describe('pages that cannot be scanned', () => {
+  it('records a hanging page with the time limit and still scans a page whose tracker stalls', async () => {
+    const scans = await render(['/hang', '/stalled-tracker'], { pageTimeLimitMs: 8_000 });
+    expect(scans.get('/hang')).toEqual({
+      url: site.url('/hang'),
+      status: 'not-scanned',
+      reason: 'did not finish loading within 8 s',
+    });
+    expect(scanned(scans.get('/stalled-tracker')).passes).toContain('document-title');
+  });
+
+  it('records an off-site redirect with its target and an error status', async () => {
+    const scans = await render(['/offsite', '/gone']);
+    expect(scans.get('/offsite')).toMatchObject({
+      status: 'not-scanned',
+      reason: `redirected off the site to ${other.url('/landing')}`,
+    });
+    expect(scans.get('/gone')).toMatchObject({
+      status: 'not-scanned',
+      reason: 'answered HTTP 404 when rendered',
+    });
+  });
+
+  it('records a renderer crash and scans the pages around it', async () => {
+    const scans = await render(['/violations', '/crash-renderer', '/clean'], { concurrency: 1 });
+    expect(scans.get('/crash-renderer')).toMatchObject({
+      status: 'not-scanned',
+      reason: "the page crashed the browser's renderer",
+    });
+    expect(scanned(scans.get('/clean')).passes.length).toBeGreaterThan(0);
+  });
+
+  it('restarts the browser after it crashes and scans the pages after it', async () => {
+    launched = launched.slice(-1);
+    const scans = await render(['/violations', '/crash-browser', '/clean', '/target-size'], {
+      concurrency: 2,
+    });
+    expect(scans.get('/crash-browser')).toMatchObject({
+      status: 'not-scanned',
+      reason: 'the browser crashed while rendering the page (it was restarted for the next pages)',
+    });
+    for (const path of ['/violations', '/clean', '/target-size'])
+      expect(scanned(scans.get(path)).url).toBe(site.url(path));
+    expect(launched.length).toBeGreaterThan(1);
+    expect(current().isConnected()).toBe(true);
+  });
+
+  it('refuses loopback pages outside development and tests', async () => {
+    const scans: PageScan[] = [];
+    for await (const scan of renderPages([site.url('/clean')], { browsers, allowPrivate: false }))
+      scans.push(scan);
+    expect(scans).toEqual([
+      {
+        url: site.url('/clean'),
+        status: 'not-scanned',
+        reason: expect.stringContaining('must not point at a loopback address (127.0.0.1)'),
+      },
+    ]);
+  });
+});

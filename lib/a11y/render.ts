@@ -86,10 +86,11 @@ export async function* renderPages(
   const done: PageScan[] = [];
   let wake: (() => void) | null = null;
   let next = 0;
+  let abandoned = false;
   const retries = new SerialQueue();
 
   const worker = async () => {
-    while (next < urls.length) {
+    while (!abandoned && next < urls.length) {
       const url = urls[next++] as string;
       done.push(await renderWithRetry(browsers, url, options, retries));
       wake?.();
@@ -116,7 +117,8 @@ export async function* renderPages(
     }
     await workers;
   } finally {
-    // A consumer that stops early leaves the workers to finish their pages; they only ever push.
+    // A consumer that stops early: the pages in flight finish, no new one starts.
+    abandoned = true;
     if (ownBrowser) await workers.finally(() => browsers.close());
   }
 }

@@ -202,6 +202,23 @@ describe('render pass', () => {
   });
 });
 
+describe('a consumer that stops early', () => {
+  it('starts no new page once the consumer has stopped', async () => {
+    const paths = ['/clean', '/target-size', '/violations', '/contrast-review'];
+    const before = new Map(paths.map((p) => [p, site.hits(p)]));
+    for await (const scan of renderPages(
+      paths.map((p) => site.url(p)),
+      { concurrency: 1 },
+    )) {
+      expect(scan.status).toBe('scanned');
+      break;
+    }
+    // The first page gave the result; the second may have started as it came back; no later one.
+    expect(site.hits('/clean')).toBe((before.get('/clean') ?? 0) + 1);
+    expect(site.hits('/contrast-review')).toBe(before.get('/contrast-review'));
+  });
+});
+
 describe('pages that cannot be scanned', () => {
   it('records a hanging page with the time limit and still scans a page whose tracker stalls', async () => {
     const scans = await render(['/hang', '/stalled-tracker'], { pageTimeLimitMs: 8_000 });

@@ -5,6 +5,7 @@
 import chromium from '@sparticuz/chromium';
 import { type Browser, chromium as playwright } from 'playwright-core';
 import { config } from '@/lib/config';
+import { userAgent } from '@/lib/net';
 
 /**
  * @sparticuz/chromium's flags are tuned for one page per Lambda: `--single-process` puts every
@@ -18,6 +19,25 @@ export async function launchChromium(): Promise<Browser> {
   const executablePath = config().CHROMIUM_PATH || (await chromium.executablePath());
   const args = chromium.args.filter((arg) => !DROPPED_ARGS.has(arg));
   return playwright.launch({ executablePath, args, headless: true });
+}
+
+const userAgents = new WeakMap<Browser, Promise<string>>();
+
+/**
+ * Chromium's own user agent with the crawler's bot token after it: sites that recognise
+ * SitewatchBot (allow lists, robots rules, logs) see the render pass as the same visitor, and the
+ * Chrome part keeps them serving the page real browsers get.
+ */
+export function renderUserAgent(browser: Browser): Promise<string> {
+  let value = userAgents.get(browser);
+  if (!value) {
+    value = browser
+      .newBrowserCDPSession()
+      .then((session) => session.send('Browser.getVersion'))
+      .then((version) => `${version.userAgent} ${userAgent()}`);
+    userAgents.set(browser, value);
+  }
+  return value;
 }
 
 /**

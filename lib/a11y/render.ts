@@ -23,7 +23,7 @@ import { config } from '@/lib/config';
 import { unreachableTargetReason } from '@/lib/net';
 import { parseUrl } from '@/lib/net/url';
 import { scannedPageFrom } from './axe-results';
-import { BrowserHolder } from './browser';
+import { BrowserHolder, renderUserAgent } from './browser';
 import { AXE_RUN_ONLY_TAGS } from './rules';
 import type { PageScan, UnscannedPage } from './scan';
 
@@ -199,7 +199,7 @@ async function renderPage(
     browser = await browsers.browser();
     browser.on('disconnected', onDisconnect);
     if (!browser.isConnected()) onDisconnect();
-    context = await browser.newContext();
+    context = await browser.newContext({ userAgent: await renderUserAgent(browser) });
     const blocked = new Map<string, string>();
     await context.route('**/*', (route) => guardRequest(route, allowPrivate, blocked));
     const page = await context.newPage();

@@ -170,6 +170,8 @@ describe('render pass', () => {
     expect(find(scan, 'label')?.count).toBe(1);
     expect(find(scan, 'color-contrast')?.count).toBe(1);
     expect(scan.passes).toContain('html-has-lang');
+    const request = site.requests.find((r) => r.path === '/violations');
+    expect(request?.headers['user-agent']).toMatch(/Chrome\/[\d.]+ .*SitewatchBot\/1\.0/);
     expect(scanned(scans.get('/clean')).findings.filter((f) => f.type === 'violation')).toEqual([]);
   });
 

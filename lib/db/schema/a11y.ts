@@ -29,7 +29,35 @@ export const a11yFindings = pgTable(
     sc: text('sc'),
     principle: text('principle'),
   },
-  (t) => [index('a11y_findings_run_idx').on(t.tenant_id, t.run_id, t.page_url)],
+  (t) => [
+    index('a11y_findings_run_idx').on(t.tenant_id, t.run_id, t.page_url),
+    // One row per (run, page, rule, type): a batch stored again after a crash must not add rows.
+    uniqueIndex('a11y_findings_run_page_rule_idx').on(t.run_id, t.page_url, t.rule, t.type),
+  ],
+);
+
+/**
+ * One row per page the render pass tried in a run: scanned (with the rule ids that passed, which the
+ * score and the coverage matrix need) or not scanned with the reason in plain words.
+ */
+export const a11yPages = pgTable(
+  'a11y_pages',
+  {
+    run_id: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    tenant_id: text('tenant_id').notNull(),
+    page_url: text('page_url').notNull(),
+    status: text('status', { enum: ['scanned', 'not-scanned'] }).notNull(),
+    reason: text('reason'),
+    passes: jsonb('passes').$type<string[]>().notNull().default([]),
+    inapplicable: jsonb('inapplicable').$type<string[]>().notNull().default([]),
+    created_at: epochMs('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('a11y_pages_run_page_idx').on(t.run_id, t.page_url),
+    index('a11y_pages_tenant_run_idx').on(t.tenant_id, t.run_id),
+  ],
 );
 
 export const a11ySuppressions = pgTable(

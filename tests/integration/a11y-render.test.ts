@@ -68,6 +68,7 @@ beforeAll(async () => {
     '/contrast-review': page(
       '<p style="color:#777;background-image:url(/bg.png);background-color:#fff">Text over an image</p>',
     ),
+    '/busy': page("<h1>Busy</h1><script>addEventListener('load', () => { for (;;) {} });</script>"),
     '/stalled-tracker': page('<h1>Tracked</h1><img src="/never" alt="">'),
     '/never': hang,
     '/hang': (_req, res) => {
@@ -222,12 +223,16 @@ describe('a consumer that stops early', () => {
 });
 
 describe('pages that cannot be scanned', () => {
-  it('records a hanging page with the time limit and still scans a page whose tracker stalls', async () => {
-    const scans = await render(['/hang', '/stalled-tracker'], { pageTimeLimitMs: 8_000 });
+  it('records a page that hangs loading or while checked with the time limit, and scans one whose tracker stalls', async () => {
+    const scans = await render(['/hang', '/busy', '/stalled-tracker'], { pageTimeLimitMs: 8_000 });
     expect(scans.get('/hang')).toEqual({
       url: site.url('/hang'),
       status: 'not-scanned',
       reason: 'did not finish loading within 8 s',
+    });
+    expect(scans.get('/busy')).toMatchObject({
+      status: 'not-scanned',
+      reason: 'the accessibility checks did not finish within 8 s',
     });
     expect(scanned(scans.get('/stalled-tracker')).passes).toContain('document-title');
   });

@@ -187,6 +187,7 @@ async function renderPage(
     );
   }, limitMs);
   let browser: Browser | null = null;
+  let settled = false;
   const onDisconnect = () =>
     stop(
       new RenderStopped(
@@ -199,7 +200,13 @@ async function renderPage(
     browser = await browsers.browser();
     browser.on('disconnected', onDisconnect);
     if (!browser.isConnected()) onDisconnect();
-    context = await browser.newContext({ userAgent: await renderUserAgent(browser) });
+    const opened = await browser.newContext({ userAgent: await renderUserAgent(browser) });
+    // The time limit may have struck while the context opened: nobody else would close it.
+    if (settled) {
+      await opened.close().catch(() => {});
+      return null;
+    }
+    context = opened;
     const blocked = new Map<string, string>();
     await context.route('**/*', (route) => guardRequest(route, allowPrivate, blocked));
     const page = await context.newPage();
@@ -227,12 +234,14 @@ async function renderPage(
   };
 
   try {
-    return await Promise.race([work(), stopped]);
+    // `work` only answers null once the race is over, so the race never yields it.
+    return (await Promise.race([work(), stopped])) as PageScan;
   } catch (err) {
     if (err instanceof RenderStopped) return err;
-    // A crash or the time limit closes the page under axe; its own error then says less than ours.
+    // Anything else is the browser's side failing (a launch that did not start, a protocol error).
     return new RenderStopped(`could not be checked (${firstLine(err)})`);
   } finally {
+    settled = true;
     clearTimeout(timer);
     stopped.catch(() => {});
     (browser as Browser | null)?.off('disconnected', onDisconnect);

@@ -7,6 +7,10 @@ import * as orgQuota from '@/app/api/v1/me/org-quota/route';
 import * as memberAccess from '@/app/api/v1/members/[memberId]/access/route';
 import * as member from '@/app/api/v1/members/[memberId]/route';
 import * as members from '@/app/api/v1/members/route';
+import * as siteA11yManualChecks from '@/app/api/v1/sites/[id]/a11y-manual-checks/route';
+import * as siteA11yReport from '@/app/api/v1/sites/[id]/a11y-report/route';
+import * as siteA11ySuppression from '@/app/api/v1/sites/[id]/a11y-suppressions/[suppressionId]/route';
+import * as siteA11ySuppressions from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
 import * as siteCrawl from '@/app/api/v1/sites/[id]/crawl/route';
 import * as siteReport from '@/app/api/v1/sites/[id]/report/route';
 import * as site from '@/app/api/v1/sites/[id]/route';
@@ -25,6 +29,10 @@ export const ROUTES: RouteEntry[] = [
   { path: '/v1/sites/{id}/crawl', handlers: siteCrawl },
   { path: '/v1/sites/{id}/report', handlers: siteReport },
   { path: '/v1/sites/{id}/seo-report', handlers: siteSeoReport },
+  { path: '/v1/sites/{id}/a11y-report', handlers: siteA11yReport },
+  { path: '/v1/sites/{id}/a11y-manual-checks', handlers: siteA11yManualChecks },
+  { path: '/v1/sites/{id}/a11y-suppressions', handlers: siteA11ySuppressions },
+  { path: '/v1/sites/{id}/a11y-suppressions/{suppressionId}', handlers: siteA11ySuppression },
   { path: '/v1/sites/{id}/usage', handlers: siteUsage },
   { path: '/v1/usage', handlers: usage },
   { path: '/v1/billing', handlers: billing },

@@ -1,3 +1,4 @@
+import { recomputeSiteA11yRun } from '@/lib/a11y/report';
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { deleteSiteResponse, siteResponse } from '@/lib/api/schemas/resources';
@@ -18,7 +19,12 @@ export const PATCH = apiRoute(
     response: siteResponse,
     summary: 'Change settings and apps; omitted fields keep their value',
   },
-  ({ db, principal, params, body }) => updateSite(db, principal, params.id, body).then((site) => ({ site })),
+  async ({ db, principal, params, body }) => {
+    const site = await updateSite(db, principal, params.id, body);
+    // The stored accessibility score counts only pages not excluded (lib/sites cannot import lib/a11y).
+    if (body.excludePaths !== undefined) await recomputeSiteA11yRun(db, principal, params.id);
+    return { site };
+  },
 );
 
 /** Response `{deleted: true}` (the spec names site deletion without its shape). */

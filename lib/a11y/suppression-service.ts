@@ -1,0 +1,112 @@
+/**
+ * Suppressions and manual checks of a site: the reviewer's decisions the report applies on read.
+ * A suppression added or removed recomputes the latest run's stored score and counts at once.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import type { Principal } from '@/lib/auth/principal';
+import type { Db } from '@/lib/db/client';
+import { a11yManualChecks, a11ySuppressions } from '@/lib/db/schema';
+import { InvalidError, NotFoundError } from '@/lib/errors';
+import { getVisibleSite } from '@/lib/sites/access';
+import { validateManualCheck } from './manual-checks';
+import { type A11ySuppressionResource, recomputeA11yRun, suppressionResource } from './report';
+import { validateSuppression } from './suppressions';
+
+/**
+ * Who made a change, for `created_by` and a manual check's `by`: the user id of a session, or
+ * `key:<key id>` for an API key (a key has no user; its id stays stable when it is renamed).
+ */
+export function actorOf(principal: Principal): string | null {
+  if (principal.via === 'key') return principal.keyId ? `key:${principal.keyId}` : null;
+  return principal.userId ?? null;
+}
+
+export async function listSuppressions(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+): Promise<A11ySuppressionResource[]> {
+  const site = await getVisibleSite(db, principal, siteId);
+  const rows = await db
+    .select()
+    .from(a11ySuppressions)
+    .where(and(eq(a11ySuppressions.tenant_id, site.tenant_id), eq(a11ySuppressions.site_id, site.id)))
+    .orderBy(asc(a11ySuppressions.created_at), asc(a11ySuppressions.id));
+  return rows.map(suppressionResource);
+}
+
+export async function createSuppression(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  body: unknown,
+): Promise<A11ySuppressionResource> {
+  const checked = validateSuppression(body);
+  if (!checked.ok) throw new InvalidError(checked.field, checked.problem);
+  const site = await getVisibleSite(db, principal, siteId);
+  const [row] = await db
+    .insert(a11ySuppressions)
+    .values({
+      tenant_id: site.tenant_id,
+      site_id: site.id,
+      rule: checked.value.rule,
+      selector: checked.value.selector,
+      page_url: checked.value.pageUrl,
+      reason: checked.value.reason,
+      created_by: actorOf(principal),
+      created_at: Date.now(),
+    })
+    .returning();
+  await recomputeA11yRun(db, site);
+  return suppressionResource(row!);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function deleteSuppression(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  suppressionId: string,
+): Promise<void> {
+  const site = await getVisibleSite(db, principal, siteId);
+  const notFound = new NotFoundError('suppression not found');
+  if (!UUID.test(suppressionId)) throw notFound;
+  const deleted = await db
+    .delete(a11ySuppressions)
+    .where(
+      and(
+        eq(a11ySuppressions.tenant_id, site.tenant_id),
+        eq(a11ySuppressions.site_id, site.id),
+        eq(a11ySuppressions.id, suppressionId),
+      ),
+    )
+    .returning({ id: a11ySuppressions.id });
+  if (deleted.length === 0) throw notFound;
+  await recomputeA11yRun(db, site);
+}
+
+/** PUT /v1/sites/{id}/a11y-manual-checks: one criterion's check, created or replaced. */
+export async function upsertManualCheck(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  body: unknown,
+): Promise<void> {
+  const checked = validateManualCheck(body);
+  if (!checked.ok) throw new InvalidError(checked.field, checked.problem);
+  const site = await getVisibleSite(db, principal, siteId);
+  const values = {
+    status: checked.value.status,
+    note: checked.value.note,
+    by: actorOf(principal),
+    at: Date.now(),
+  };
+  await db
+    .insert(a11yManualChecks)
+    .values({ tenant_id: site.tenant_id, site_id: site.id, sc: checked.value.sc, ...values })
+    .onConflictDoUpdate({
+      target: [a11yManualChecks.tenant_id, a11yManualChecks.site_id, a11yManualChecks.sc],
+      set: values,
+    });
+}

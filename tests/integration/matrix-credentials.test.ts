@@ -9,14 +9,19 @@ import * as orgQuotaRoute from '@/app/api/v1/me/org-quota/route';
 import * as memberAccessRoute from '@/app/api/v1/members/[memberId]/access/route';
 import * as memberRoute from '@/app/api/v1/members/[memberId]/route';
 import * as membersRoute from '@/app/api/v1/members/route';
+import * as a11yManualChecksRoute from '@/app/api/v1/sites/[id]/a11y-manual-checks/route';
+import * as a11yReportRoute from '@/app/api/v1/sites/[id]/a11y-report/route';
+import * as a11ySuppressionRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/[suppressionId]/route';
+import * as a11ySuppressionsRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
 import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
 import * as siteRoute from '@/app/api/v1/sites/[id]/route';
 import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
 import * as siteUsageRoute from '@/app/api/v1/sites/[id]/usage/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import * as usageRoute from '@/app/api/v1/usage/route';
+import { storePageScans } from '@/lib/a11y/store';
 import type { Db } from '@/lib/db/client';
-import { apiKeys } from '@/lib/db/schema';
+import { apiKeys, runs } from '@/lib/db/schema';
 import { useTestDatabase } from '../support/db';
 import { addMember, call, signInOwner } from '../support/http';
 
@@ -50,6 +55,12 @@ const MATRIX = `
   GET    /sites/{granted}/status   | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{other}/status     | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
   GET    /sites/{granted}/usage    | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{granted}/a11y-report | 200 | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/a11y-report | 200  | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  PUT    /sites/{granted}/a11y-manual-checks | 200 | 200 | 404 | 403      | 403          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{granted}/a11y-suppressions | 200 | 200 | 404 | 200       | 200          | 200 | 200        | 401         | 401         | 401
+  POST   /sites/{granted}/a11y-suppressions | 201 | 201 | 404 | 403       | 403          | 201 | 201        | 401         | 401         | 401
+  DELETE /sites/{granted}/a11y-suppressions/{fresh suppression} | 200 | 200 | 404 | 403 | 403 | 200 | 200  | 401         | 401         | 401
   POST   /sites/{granted}/crawl    | 2xx   | 2xx   | 404    | 403         | 2xx          | 2xx | 2xx        | 401         | 401         | 401
   POST   /sites/{other}/crawl      | 2xx   | 2xx   | 404    | 404         | 404          | 2xx | 404        | 401         | 401         | 401
   GET    /keys                     | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
@@ -75,7 +86,8 @@ type MatrixRequest = {
   /** The target id for this cell: a fixture, or a resource made just for it. */
   target?: (f: Fixture) => Promise<string> | string;
   body?: unknown;
-  params?: 'id' | 'memberId';
+  /** The path param the target fills, or every param when the path names two resources. */
+  params?: 'id' | 'memberId' | ((target: string) => Record<string, string>);
   path: (target: string) => string;
 };
 
@@ -102,6 +114,16 @@ const freshKey = async () => {
     body: { name: 'fresh' },
   });
   return res.body.key.id as string;
+};
+const freshSuppression = async (f: Fixture) => {
+  const res = await call(a11ySuppressionsRoute.POST, {
+    path: `/api/v1/sites/${f.granted}/a11y-suppressions`,
+    params: { id: f.granted },
+    token: ownerToken,
+    body: { rule: 'region' },
+  });
+  if (res.status !== 201) throw new Error(`fixture suppression: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.suppression.id as string;
 };
 let joined = 0;
 const freshMember = async () =>
@@ -179,6 +201,50 @@ const REQUESTS: Record<string, MatrixRequest> = {
     target: (f) => f.granted,
     params: 'id',
     path: site('/usage'),
+  },
+  'GET /sites/{granted}/a11y-report': {
+    handler: a11yReportRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/a11y-report'),
+  },
+  'GET /sites/{other}/a11y-report': {
+    handler: a11yReportRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site('/a11y-report'),
+  },
+  'PUT /sites/{granted}/a11y-manual-checks': {
+    handler: a11yManualChecksRoute.PUT,
+    method: 'PUT',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/a11y-manual-checks'),
+    body: { sc: '1.4.3', status: 'verified', note: null },
+  },
+  'GET /sites/{granted}/a11y-suppressions': {
+    handler: a11ySuppressionsRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/a11y-suppressions'),
+  },
+  'POST /sites/{granted}/a11y-suppressions': {
+    handler: a11ySuppressionsRoute.POST,
+    method: 'POST',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/a11y-suppressions'),
+    body: { rule: 'image-alt' },
+  },
+  'DELETE /sites/{granted}/a11y-suppressions/{fresh suppression}': {
+    handler: a11ySuppressionRoute.DELETE,
+    method: 'DELETE',
+    target: freshSuppression,
+    params: (suppressionId) => ({ id: fixture.granted, suppressionId }),
+    path: (suppressionId) => `/api/v1/sites/${fixture.granted}/a11y-suppressions/${suppressionId}`,
   },
   'POST /sites/{granted}/crawl': {
     handler: crawlRoute.POST,
@@ -342,6 +408,28 @@ beforeAll(async () => {
     none: {},
   });
   fixture = { granted, other, spareMemberId: spare.memberId };
+  // Both sites have stored accessibility results, so a report's 200 or 404 is about the caller.
+  for (const siteId of [granted, other]) {
+    const [run] = await db
+      .insert(runs)
+      .values({
+        site_id: siteId,
+        tenant_id: tenantId,
+        started_at: Date.now(),
+        state: 'completed',
+        kind: 'a11y',
+      })
+      .returning({ id: runs.id });
+    await storePageScans(db, { tenantId, runId: run!.id }, [
+      {
+        url: 'https://matrix.example/',
+        status: 'scanned',
+        findings: [],
+        passes: ['image-alt'],
+        inapplicable: [],
+      },
+    ]);
+  }
 });
 afterAll(() => teardown());
 
@@ -373,7 +461,12 @@ describe.each(ROWS)('$label', ({ label, expected }) => {
     const res = await call(request.handler, {
       method: request.method,
       path: request.path(target),
-      params: request.params ? { [request.params]: target } : undefined,
+      params:
+        typeof request.params === 'function'
+          ? request.params(target)
+          : request.params
+            ? { [request.params]: target }
+            : undefined,
       body: request.body,
       ...credentials[caller],
     });

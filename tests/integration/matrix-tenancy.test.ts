@@ -4,6 +4,7 @@ import { eq, getTableColumns, getTableName, inArray, is } from 'drizzle-orm';
 import { type PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as keysRoute from '@/app/api/v1/keys/route';
+import * as suppressionsRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
@@ -36,6 +37,7 @@ type TenantA = {
   keyId: string;
   memberId: string;
   memberEmail: string;
+  suppressionId: string;
 };
 
 type Sample = {
@@ -84,6 +86,17 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
   '/v1/sites/[id]/report': { GET: { params: site } },
   '/v1/sites/[id]/seo-report': { GET: { params: site } },
   '/v1/sites/[id]/usage': { GET: { params: site } },
+  '/v1/sites/[id]/a11y-report': { GET: { params: site } },
+  '/v1/sites/[id]/a11y-manual-checks': {
+    PUT: { params: site, body: () => ({ sc: '1.4.3', status: 'verified', note: null }) },
+  },
+  '/v1/sites/[id]/a11y-suppressions': {
+    GET: { params: site },
+    POST: { params: site, body: () => ({ rule: 'image-alt' }) },
+  },
+  '/v1/sites/[id]/a11y-suppressions/[suppressionId]': {
+    DELETE: { params: (a) => ({ id: a.siteId, suppressionId: a.suppressionId }) },
+  },
   '/v1/sites/[id]/crawl': { POST: { params: site, body: () => ({ chainA11y: true }) } },
   '/v1/usage': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
   '/v1/billing': {
@@ -218,6 +231,13 @@ beforeAll(async () => {
     email: 'member@tenant-a.test',
     role: 'member',
   });
+  const suppression = await call(suppressionsRoute.POST, {
+    path: `/api/v1/sites/${created.body.site.id}/a11y-suppressions`,
+    token: ownerA.token,
+    params: { id: created.body.site.id },
+    body: { rule: 'region' },
+  });
+  expect(suppression.status).toBe(201);
   a = {
     tenantId: ownerA.tenantId,
     ownerEmail: 'owner@tenant-a.test',
@@ -226,6 +246,7 @@ beforeAll(async () => {
     keyId: key.body.key.id,
     memberId: member.memberId,
     memberEmail: 'member@tenant-a.test',
+    suppressionId: suppression.body.suppression.id,
   };
   ownerB = await signInOwner(db, 'owner@tenant-b.test');
   keyB = await insertApiKey(db, ownerB.tenantId, { name: 'B key' });

@@ -14,7 +14,8 @@ import type { PageScan } from '@/lib/a11y/scan';
 import { storePageScans } from '@/lib/a11y/store';
 import type { Principal } from '@/lib/auth/principal';
 import { closeDb, getDbHandle } from '@/lib/db/client';
-import { a11ySuppressions, organizations, runs, sites } from '@/lib/db/schema';
+import { a11ySuppressions, organizations, runs } from '@/lib/db/schema';
+import { insertSite } from '../support/fixtures';
 
 const PAGES = 1000;
 const RUNS = 7;
@@ -89,25 +90,7 @@ function scans(variant: number): PageScan[] {
 const { db } = await getDbHandle();
 const tenantId = 'bench-org';
 await db.insert(organizations).values({ id: tenantId, name: 'bench', slug: 'bench' });
-const [site] = await db
-  .insert(sites)
-  .values({
-    tenant_id: tenantId,
-    hostname: 'bench.example',
-    root_url: 'https://bench.example/',
-    cadence_minutes: 10080,
-    max_pages: 5000,
-    max_concurrency: 100,
-    enabled: 1,
-    created_at: Date.now(),
-    scanner_enabled: 1,
-    a11y_enabled: 1,
-    performance_enabled: 1,
-    uptime_enabled: 1,
-    seo_enabled: 1,
-  })
-  .returning({ id: sites.id });
-const siteId = site!.id;
+const siteId = await insertSite(db, tenantId, 'bench.example');
 for (const [variant, startedAt] of [
   [0, Date.now() - 86_400_000],
   [1, Date.now()],

@@ -5,6 +5,7 @@ import * as reportRoute from '@/app/api/v1/sites/[id]/a11y-report/route';
 import * as suppressionRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/[suppressionId]/route';
 import * as suppressionsRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
 import * as siteRoute from '@/app/api/v1/sites/[id]/route';
+import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
 import type { PageScan, PageScanFinding } from '@/lib/a11y/scan';
 import { storePageScans } from '@/lib/a11y/store';
 import type { Db } from '@/lib/db/client';
@@ -322,6 +323,17 @@ describe('excludePaths', () => {
     expect(patched.status).toBe(200);
     // /private/c is out: (7/12 + 7/12) / 2 = 58.3.
     expect(await storedScore()).toBe(58);
+    const status = await call(statusRoute.GET, {
+      path: `/api/v1/sites/${siteId}/status`,
+      token: owner.token,
+      params: { id: siteId },
+    });
+    expect(status.body.latestA11yRun).toMatchObject({
+      id: runId,
+      a11y_score: 58,
+      a11y_serious: 0,
+      a11y_issue_count: 2,
+    });
     const body = (await report()).body;
     expect(body.summary).toMatchObject({ score: 58, pagesScanned: 2, serious: 0 });
     expect(body.issues.some((i: { page_url: string }) => i.page_url === C)).toBe(false);

@@ -41,9 +41,10 @@ export async function createSuppression(
   siteId: string,
   body: unknown,
 ): Promise<A11ySuppressionResource> {
+  // The site first: a caller who cannot see it learns nothing from how its body is judged.
+  const site = await getVisibleSite(db, principal, siteId);
   const checked = validateSuppression(body);
   if (!checked.ok) throw new InvalidError(checked.field, checked.problem);
-  const site = await getVisibleSite(db, principal, siteId);
   const [row] = await db
     .insert(a11ySuppressions)
     .values({
@@ -93,9 +94,9 @@ export async function upsertManualCheck(
   siteId: string,
   body: unknown,
 ): Promise<void> {
+  const site = await getVisibleSite(db, principal, siteId);
   const checked = validateManualCheck(body);
   if (!checked.ok) throw new InvalidError(checked.field, checked.problem);
-  const site = await getVisibleSite(db, principal, siteId);
   const values = {
     status: checked.value.status,
     note: checked.value.note,

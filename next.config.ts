@@ -3,7 +3,13 @@ import type { NextConfig } from 'next';
 const nextConfig: NextConfig = {
   // Packages that load native binaries, WebAssembly or their own files at run time stay outside the
   // server bundle and are required from node_modules as published.
-  serverExternalPackages: ['@axe-core/playwright', '@electric-sql/pglite', '@sparticuz/chromium', 'playwright-core', 'pg'],
+  serverExternalPackages: [
+    '@axe-core/playwright',
+    '@electric-sql/pglite',
+    '@sparticuz/chromium',
+    'playwright-core',
+    'pg',
+  ],
   poweredByHeader: false,
   // The public API lives at /v1 (the spec's prefix); its route handlers live under app/api/v1.
   async rewrites() {

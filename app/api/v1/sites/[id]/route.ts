@@ -1,9 +1,9 @@
-import { recomputeSiteA11yRun } from '@/lib/a11y/report';
+import { updateSiteSettings } from '@/lib/a11y/site-settings';
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { deleteSiteResponse, siteResponse } from '@/lib/api/schemas/resources';
 import { siteIdParams, updateSiteBody } from '@/lib/api/schemas/sites';
-import { deleteSite, getSite, updateSite } from '@/lib/sites/service';
+import { deleteSite, getSite } from '@/lib/sites/service';
 
 export const GET = apiRoute(
   { site: true, permission: 'read', params: siteIdParams, response: siteResponse, summary: 'Read one site' },
@@ -19,12 +19,8 @@ export const PATCH = apiRoute(
     response: siteResponse,
     summary: 'Change settings and apps; omitted fields keep their value',
   },
-  async ({ db, principal, params, body }) => {
-    const site = await updateSite(db, principal, params.id, body);
-    // The stored accessibility score counts only pages not excluded (lib/sites cannot import lib/a11y).
-    if (body.excludePaths !== undefined) await recomputeSiteA11yRun(db, principal, params.id);
-    return { site };
-  },
+  ({ db, principal, params, body }) =>
+    updateSiteSettings(db, principal, params.id, body).then((site) => ({ site })),
 );
 
 /** Response `{deleted: true}` (the spec names site deletion without its shape). */

@@ -6,8 +6,9 @@ import { config } from '@/lib/config';
 import { EmbeddedRunner, type EmbeddedRunnerOptions } from './embedded';
 
 /**
- * The one door to background work. The rest of the app calls `sendEvent`; which runtime receives
- * the event is decided here:
+ * The one door to background work. Jobs call `sendEvent` (the domain reaches it only through the
+ * interfaces `jobs` implements, such as `jobs/crawl-events.ts`); which runtime receives the event is
+ * decided here:
  *   - an embedded runner started in this process (`startJobRuntime`) takes it in-process;
  *   - otherwise, with Inngest configured (config().inngestHosted), it goes to Inngest;
  *   - otherwise nobody would run it: it is dropped with a warning. That is the case in unit and

@@ -52,6 +52,8 @@ export type TrustedProxy = { kind: 'none' } | { kind: 'vercel' } | { kind: 'addr
 
 export type Config = z.infer<typeof schema> & {
   appUrl: string;
+  /** Origins the auth layer accepts requests from: see `trustedOriginsFor`. */
+  trustedOrigins: string[];
   trustedProxy: TrustedProxy;
   inngestHosted: boolean;
   embeddedRunner: boolean;
@@ -77,9 +79,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const trustedProxy = parseTrustedProxy(c.TRUSTED_PROXY);
   const inngestHosted = Boolean(c.INNGEST_EVENT_KEY || c.INNGEST_SIGNING_KEY || c.INNGEST_DEV);
   const embeddedFlag = c.EMBEDDED_RUNNER;
+  const appUrl = (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
   return {
     ...c,
-    appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    appUrl,
+    trustedOrigins: trustedOriginsFor(c.APP_URL, appUrl, c.PORT),
     trustedProxy,
     inngestHosted,
     embeddedRunner:
@@ -87,6 +91,16 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         ? !inngestHosted
         : embeddedFlag === 'true' || embeddedFlag === '1',
   };
+}
+
+/**
+ * With APP_URL set, the app has one public origin and only it is trusted. Unset, the app is the
+ * default local install, which people open as `localhost` or as `127.0.0.1` (or `[::1]`) alike: all
+ * three spellings of the loopback origin on PORT are trusted, and nothing else.
+ */
+function trustedOriginsFor(appUrlSetting: string | undefined, appUrl: string, port: number): string[] {
+  if (appUrlSetting) return [appUrl];
+  return [appUrl, `http://127.0.0.1:${port}`, `http://[::1]:${port}`];
 }
 
 function parseTrustedProxy(value: string | undefined): TrustedProxy {

@@ -27,9 +27,12 @@ function buildAuth(db: Db) {
     appName: 'Sitewatch',
     baseURL: c.appUrl,
     secret: authSecret(c),
-    trustedOrigins: [c.appUrl],
+    trustedOrigins: c.trustedOrigins,
     database: drizzleAdapter(db, { provider: 'pg', schema, usePlural: true }),
     advanced: {
+      // better-auth skips its origin (CSRF) check when NODE_ENV is test; said explicitly, the tests
+      // exercise the same check production runs.
+      disableOriginCheck: false,
       database: { generateId: () => randomUUID() },
       ipAddress: clientAddressOptions(c.trustedProxy),
     },

@@ -166,3 +166,33 @@ describe('better-auth routes', () => {
     }
   });
 });
+
+describe('the default install opened at a loopback address', () => {
+  /** A browser on http://<host>:3000 posts to its own origin, with the cookies it holds. */
+  function sendCodeFrom(origin: string): Promise<Response> {
+    return authRoute.POST(
+      new Request(`${origin}/api/auth/email-otp/send-verification-otp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin,
+          cookie: 'better-auth.session_token=stale',
+          'x-forwarded-for': freshAddress(),
+        },
+        body: JSON.stringify({ email: 'loopback@example.com', type: 'sign-in' }),
+      }),
+    );
+  }
+
+  it('accepts sign-in from localhost, 127.0.0.1 and [::1] on the default port, and no other origin', async () => {
+    for (const origin of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']) {
+      const res = await sendCodeFrom(origin);
+      expect(res.status, origin).toBe(200);
+    }
+    for (const origin of ['http://127.0.0.1:3001', 'http://evil.example', 'http://127.0.0.2:3000']) {
+      const res = await sendCodeFrom(origin);
+      expect(res.status, origin).toBe(403);
+      expect(await res.text()).toContain('Invalid origin');
+    }
+  });
+});

@@ -11,6 +11,17 @@ describe('parseConfig', () => {
     expect(c.inngestHosted).toBe(false);
   });
 
+  it('trusts every loopback spelling of the default origin, and only APP_URL once it is set', () => {
+    expect(parseConfig({ PORT: '4000' }).trustedOrigins).toEqual([
+      'http://localhost:4000',
+      'http://127.0.0.1:4000',
+      'http://[::1]:4000',
+    ]);
+    expect(parseConfig({ APP_URL: 'https://sitewatch.example/' }).trustedOrigins).toEqual([
+      'https://sitewatch.example',
+    ]);
+  });
+
   it('switches to hosted Inngest when keys are present', () => {
     const c = parseConfig({ INNGEST_EVENT_KEY: 'k', INNGEST_SIGNING_KEY: 's' });
     expect(c.inngestHosted).toBe(true);

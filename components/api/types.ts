@@ -7,6 +7,7 @@
  * bundle.
  */
 import type { z } from 'zod';
+import type { a11yReportResponse, suppressionResponse } from '@/lib/api/schemas/a11y';
 import type { billingResponse } from '@/lib/api/schemas/billing';
 import type { seoReportResponse } from '@/lib/api/schemas/crawl';
 import type { apiKeyView, keyWithSecretResponse, listKeysResponse } from '@/lib/api/schemas/keys';
@@ -38,6 +39,14 @@ export type CrawlTriggerResponse = z.output<typeof crawlTriggerResponse>;
 export type BrokenLinkReport = z.output<typeof brokenLinkReportResponse>;
 export type SeoReport = z.output<typeof seoReportResponse>;
 export type SeoReportCheck = SeoReport['checks'][number];
+
+export type A11yReport = z.output<typeof a11yReportResponse>;
+export type A11yFinding = A11yReport['issues'][number];
+export type A11yCriterion =
+  A11yReport['coverage']['principles'][number]['guidelines'][number]['criteria'][number];
+export type A11yManualCheck = A11yReport['manualChecks'][string];
+export type A11ySuppression = A11yReport['suppressions'][number];
+export type A11ySuppressionResponse = z.output<typeof suppressionResponse>;
 
 export type Billing = z.output<typeof billingResponse>;
 

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { failureMessage, requestJson, useResource } from '@/components/api/client';
 import type { CrawlTriggerResponse, LiveCrawlState, SiteStatus } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
+import { cx } from '@/components/ui/cx';
 import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
 import { Alert, Badge, LoadError, Section, Skeleton, Stat } from '@/components/ui/surface';
 import { CutShortNotice } from './report-parts';
@@ -131,11 +132,17 @@ function LiveProgress({ live, maxPages }: { live: LiveCrawlState; maxPages: numb
 
 function LatestRunSummary({ status }: { status: SiteStatus }) {
   const run = status.latestRun;
+  // The accessibility score comes from the latest run that scanned, which may be an earlier crawl
+  // or a standalone scan: the status endpoint reports it apart from the latest crawl.
+  const a11y = status.site.a11y_enabled === 1;
+  const a11yRun = status.latestA11yRun;
   if (!run) {
     return (
       <p className="text-sm text-zinc-600">
         This site has not been crawled yet.
-        {status.site.scanner_enabled || status.site.seo_enabled ? ' The first crawl is scheduled.' : null}
+        {status.site.scanner_enabled || status.site.seo_enabled || status.site.a11y_enabled
+          ? ' The first crawl is scheduled.'
+          : null}
       </p>
     );
   }
@@ -148,7 +155,7 @@ function LatestRunSummary({ status }: { status: SiteStatus }) {
         {run.state === 'failed' && run.error ? ` ${run.error}` : ''}
       </p>
       <CutShortNotice run={run} className="mb-3" />
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+      <dl className={cx('grid grid-cols-2 gap-3', a11y ? 'sm:grid-cols-3 lg:grid-cols-5' : 'sm:grid-cols-4')}>
         <Stat label="Pages crawled" value={formatNumber(run.pages_crawled)} />
         <Stat label="Links checked" value={formatNumber(run.links_checked)} />
         <Stat
@@ -161,6 +168,24 @@ function LatestRunSummary({ status }: { status: SiteStatus }) {
           value={run.seo_score ?? '—'}
           hint={run.seo_score === null ? 'No SEO data' : 'out of 100'}
         />
+        {a11y ? (
+          <Stat
+            label="Accessibility score"
+            value={a11yRun?.a11y_score ?? '—'}
+            hint={
+              a11yRun?.a11y_score == null ? (
+                'Not scanned yet'
+              ) : (
+                <Link
+                  href={`/sites/${status.site.id}/accessibility`}
+                  className="text-accent-700 hover:underline"
+                >
+                  out of 100, {a11yRun.a11y_issue_count} {a11yRun.a11y_issue_count === 1 ? 'issue' : 'issues'}
+                </Link>
+              )
+            }
+          />
+        ) : null}
       </dl>
       {run.broken_count > 0 ? (
         <p className="mt-4 text-sm">

@@ -31,6 +31,7 @@ export function RunHistory({ runs }: { runs: Run[] }) {
           <Th className="text-right">Links</Th>
           <Th className="text-right">Broken</Th>
           <Th className="text-right">SEO</Th>
+          <Th className="text-right">Accessibility</Th>
         </tr>
       </thead>
       <tbody>
@@ -54,6 +55,7 @@ export function RunHistory({ runs }: { runs: Run[] }) {
             <Td className="text-right tabular-nums">{formatNumber(run.links_checked)}</Td>
             <Td className="text-right tabular-nums">{formatNumber(run.broken_count)}</Td>
             <Td className="text-right tabular-nums">{run.seo_score ?? '—'}</Td>
+            <Td className="text-right tabular-nums">{run.a11y_score ?? '—'}</Td>
           </tr>
         ))}
       </tbody>

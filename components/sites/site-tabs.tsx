@@ -12,6 +12,7 @@ export function SiteTabs({ siteId, showSettings }: { siteId: string; showSetting
     { href: base, label: 'Overview' },
     { href: `${base}/links`, label: 'Broken links' },
     { href: `${base}/seo`, label: 'SEO' },
+    { href: `${base}/accessibility`, label: 'Accessibility' },
     ...(showSettings ? [{ href: `${base}/settings`, label: 'Settings' }] : []),
   ];
   return (

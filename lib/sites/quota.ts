@@ -1,8 +1,8 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
 import { includedSites, overageState } from '@/lib/billing/settings';
 import type { Db } from '@/lib/db/client';
 import { sites } from '@/lib/db/schema';
-import { ForbiddenError } from '@/lib/errors';
+import { ConflictError, ForbiddenError } from '@/lib/errors';
 
 /** The spec's site list quota object. */
 export type SiteQuota = { count: number; included: number; overageEnabled: boolean };
@@ -21,12 +21,48 @@ export async function getSiteQuota(db: Db, tenantId: string): Promise<SiteQuota>
 const SITE_SLOT_LOCK = 7_419_100;
 
 /**
- * Inside a transaction: waits for any other registration of the same tenant to commit, then refuses
- * when the included site count is used up with overage off. Holding the lock until commit makes the
- * cap exact under concurrent POSTs: the second one counts the first one's row.
+ * Inside a transaction: waits for any other registration or root-URL change of the same tenant to
+ * commit. Held until commit, so the checks below see the other transaction's row. Taking it again in
+ * the same transaction returns at once.
+ */
+export async function lockTenantSites(tx: Db, tenantId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${SITE_SLOT_LOCK}, hashtext(${tenantId}))`);
+}
+
+/**
+ * Inside a transaction holding `lockTenantSites`: refuses a root URL another site of the tenant
+ * already has (the stored, normalized form), naming that site. Two rows for one site would crawl it
+ * twice and bill two slots.
+ */
+export async function refuseDuplicateRootUrl(
+  tx: Db,
+  tenantId: string,
+  rootUrl: string,
+  exceptSiteId?: string,
+): Promise<void> {
+  const [existing] = await tx
+    .select({ id: sites.id })
+    .from(sites)
+    .where(
+      and(
+        eq(sites.tenant_id, tenantId),
+        eq(sites.root_url, rootUrl),
+        exceptSiteId ? ne(sites.id, exceptSiteId) : undefined,
+      ),
+    )
+    .limit(1);
+  if (existing) {
+    throw new ConflictError(`rootUrl: ${rootUrl} is already registered as site ${existing.id}`);
+  }
+}
+
+/**
+ * Inside a transaction: takes `lockTenantSites`, then refuses when the included site count is used up
+ * with overage off. Holding the lock until commit makes the cap exact under concurrent POSTs: the
+ * second one counts the first one's row.
  */
 export async function claimSiteSlot(tx: Db, tenantId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${SITE_SLOT_LOCK}, hashtext(${tenantId}))`);
+  await lockTenantSites(tx, tenantId);
   const quota = await getSiteQuota(tx, tenantId);
   if (quota.count >= quota.included && !quota.overageEnabled) {
     throw new ForbiddenError(

@@ -11,7 +11,13 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_PAGES,
 } from './limits';
-import { claimSiteSlot, getSiteQuota, type SiteQuota } from './quota';
+import {
+  claimSiteSlot,
+  getSiteQuota,
+  lockTenantSites,
+  refuseDuplicateRootUrl,
+  type SiteQuota,
+} from './quota';
 import { type SiteResource, siteResource } from './resource';
 import type { ParsedRootUrl } from './root-url';
 import { effectiveA11yCadence, initialSchedule, rescheduleAfterEdit } from './schedule';
@@ -92,6 +98,9 @@ export async function createSite(
     created_at: now,
   };
   const row = await db.transaction(async (tx) => {
+    // A duplicate is refused before the quota is looked at: it is the more useful answer.
+    await lockTenantSites(tx, principal.tenantId);
+    await refuseDuplicateRootUrl(tx, principal.tenantId, settings.root_url);
     await claimSiteSlot(tx, principal.tenantId);
     const [inserted] = await tx
       .insert(sites)
@@ -117,6 +126,10 @@ export async function updateSite(
 ): Promise<SiteResource> {
   const row = await db.transaction(async (tx) => {
     const before = await getVisibleSite(tx, principal, siteId, { forUpdate: true });
+    if (input.rootUrl && input.rootUrl.rootUrl !== before.root_url) {
+      await lockTenantSites(tx, before.tenant_id);
+      await refuseDuplicateRootUrl(tx, before.tenant_id, input.rootUrl.rootUrl, before.id);
+    }
     const lastA11yRun = await latestRun(tx, before.tenant_id, before.id, 'a11y');
     const after = applyEdit(before, input, lastA11yRun?.started_at ?? null, now);
     // Only what changed is written, so an edit never rewinds a column it did not touch.

@@ -28,14 +28,10 @@ import { hang, startServer, type TestServer } from '../support/http-server';
 
 let db: Db;
 let teardown: () => Promise<void>;
-let token: string;
 let site: TestServer;
 
 beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
-  let tenantId: string;
-  ({ token, tenantId } = await signInOwner(db, 'unprocessable@example.com'));
-  await setOverage(db, tenantId, true);
   site = await startServer('127.0.0.1', {
     '/robots.txt': { status: 404 },
     '/sitemap.xml': { status: 404 },
@@ -54,8 +50,17 @@ afterAll(async () => {
   await teardown();
 });
 
-/** A crawl run of a new site (no job runtime: the test works it by hand). */
-const startRun = () => registerAndStart(token, site.url(), {}, { chainA11y: false });
+/**
+ * A crawl run of a new site (no job runtime: the test works it by hand). Each run gets an
+ * organization of its own, since an organization registers a root URL once.
+ */
+let owners = 0;
+async function startRun() {
+  const owner = await signInOwner(db, `unprocessable-${++owners}@example.com`);
+  await setOverage(db, owner.tenantId, true);
+  const started = await registerAndStart(owner.token, site.url(), {}, { chainA11y: false });
+  return { ...started, token: owner.token };
+}
 
 const urlRow = async (runId: string, url: string) =>
   (
@@ -107,7 +112,7 @@ describe('the frontier tells a lost lease from a deferral', () => {
 
 describe('a page that stops the crawler', () => {
   it('is recorded as an error after its second death, alone, and the crawl completes', async () => {
-    const { siteId, runId } = await startRun();
+    const { siteId, runId, token } = await startRun();
     await seedRun(db, runId);
     const deadly = site.url('/deadly');
 

@@ -85,6 +85,7 @@ type MatrixRequest = {
   method: string;
   /** The target id for this cell: a fixture, or a resource made just for it. */
   target?: (f: Fixture) => Promise<string> | string;
+  /** The body, or a function making one per call (a body that can be sent only once). */
   body?: unknown;
   /** The path param the target fills, or every param when the path names two resources. */
   params?: 'id' | 'memberId' | ((target: string) => Record<string, string>);
@@ -142,7 +143,8 @@ const REQUESTS: Record<string, MatrixRequest> = {
     handler: sitesRoute.POST,
     method: 'POST',
     path: () => '/api/v1/sites',
-    body: { rootUrl: 'https://created-by-matrix.example/' },
+    // An organization registers a root URL once: each cell registers its own.
+    body: () => ({ rootUrl: `https://created-by-matrix-${Math.random().toString(36).slice(2)}.example/` }),
   },
   'GET /sites/{granted}': {
     handler: siteRoute.GET,
@@ -467,7 +469,7 @@ describe.each(ROWS)('$label', ({ label, expected }) => {
           : request.params
             ? { [request.params]: target }
             : undefined,
-      body: request.body,
+      body: typeof request.body === 'function' ? request.body() : request.body,
       ...credentials[caller],
     });
     const want = expected[caller]!;

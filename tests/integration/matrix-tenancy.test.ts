@@ -63,6 +63,7 @@ const unmatched = (withBody: boolean): Sample => ({
 });
 
 /** One entry per route file (path relative to app/api, params in brackets) and exported method. */
+let registered = 0;
 const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
   '/v1/[[...unknown]]': {
     GET: unmatched(false),
@@ -75,7 +76,11 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
   '/v1/openapi.json': { GET: { expect: { owner: 200, key: 200 } } },
   '/v1/sites': {
     GET: { expect: { owner: 200, key: 200 } },
-    POST: { body: () => ({ rootUrl: 'https://b-own.example/' }), expect: { owner: 201, key: 201 } },
+    // A root URL of its own per call: an organization registers a root URL once.
+    POST: {
+      body: () => ({ rootUrl: `https://b-own-${++registered}.example/` }),
+      expect: { owner: 201, key: 201 },
+    },
   },
   '/v1/sites/[id]': {
     GET: { params: site },

@@ -215,6 +215,21 @@ describe('POST /v1/sites', () => {
     expect(unknown.body.error).toMatch(/cadence/);
   });
 
+  it('refuses a root URL the organization already registered with a 409 naming the site, and writes nothing', async () => {
+    await clearSites();
+    const first = await create({ rootUrl: 'https://twice.example.com/' });
+    expect(first.status).toBe(201);
+    // The same URL spelled differently is the same normalized root URL.
+    const again = await create({ rootUrl: 'HTTPS://Twice.Example.com:443/#top' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toContain(first.body.site.id);
+    expect(again.body.error).toContain('rootUrl');
+    const rows = await db.select().from(sites).where(eq(sites.tenant_id, owner.tenantId));
+    expect(rows.map((r) => r.id)).toEqual([first.body.site.id]);
+    // Another path on the same host is another site.
+    expect((await create({ rootUrl: 'https://twice.example.com/blog/' })).status).toBe(201);
+  });
+
   it('needs a credential', async () => {
     const res = await call(sitesRoute.POST, {
       method: 'POST',
@@ -269,6 +284,18 @@ describe('PATCH /v1/sites/{id}', () => {
     expect(await storedSite(site.id)).toMatchObject({ hostname: 'www.other.example', seo_enabled: 0 });
     // An empty edit changes nothing.
     expect((await patch(site.id, {})).body.site).toEqual(res.body.site);
+  });
+
+  it("refuses to move a site onto another site's root URL with a 409, and keeps its own", async () => {
+    await clearSites();
+    const a = await newSite();
+    const b = await newSite();
+    const res = await patch(b.id, { rootUrl: a.root_url });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toContain(a.id);
+    expect((await storedSite(b.id)).root_url).toBe(b.root_url);
+    // Saving a site with its own root URL is no conflict.
+    expect((await patch(a.id, { rootUrl: a.root_url })).status).toBe(200);
   });
 
   it('refuses a non-http(s) rootUrl', async () => {

@@ -15,10 +15,14 @@ import { userAgent } from '@/lib/net';
  */
 const DROPPED_ARGS = new Set(['--single-process', '--disable-web-security']);
 
-export async function launchChromium(): Promise<Browser> {
+/** The binary and flags the render pass launches (the accessibility benchmark gives pa11y-ci the same). */
+export async function chromiumLaunchOptions(): Promise<{ executablePath: string; args: string[] }> {
   const executablePath = config().CHROMIUM_PATH || (await chromium.executablePath());
-  const args = chromium.args.filter((arg) => !DROPPED_ARGS.has(arg));
-  return playwright.launch({ executablePath, args, headless: true });
+  return { executablePath, args: chromium.args.filter((arg) => !DROPPED_ARGS.has(arg)) };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return playwright.launch({ ...(await chromiumLaunchOptions()), headless: true });
 }
 
 const userAgents = new WeakMap<Browser, Promise<string>>();

@@ -4,16 +4,26 @@ import { guardedLookup, isPublicAddress } from './address';
 import { BlockedAddressError } from './errors';
 
 /** Time allowed for TCP + TLS setup; the caller's overall deadline usually fires first. */
-const CONNECT_TIMEOUT_MS = 10_000;
+export const CONNECT_TIMEOUT_MS = 10_000;
 /** Idle keep-alive sockets are kept this long, so a crawl reuses one connection per slot. */
 const KEEP_ALIVE_MS = 10_000;
+
+/**
+ * node:net skips `lookup` for literal IPs, so a connector judges those itself before connecting:
+ * the refusal to pass to its callback, or null.
+ */
+export function refusedLiteral(hostname: string): BlockedAddressError | null {
+  return net.isIP(hostname) && !isPublicAddress(hostname)
+    ? new BlockedAddressError(hostname, hostname)
+    : null;
+}
 
 function guardedConnector(): buildConnector.connector {
   const connect = buildConnector({ lookup: guardedLookup, timeout: CONNECT_TIMEOUT_MS });
   return (options, callback) => {
-    // node:net skips `lookup` for literal IPs, so those are judged here instead.
-    if (net.isIP(options.hostname) && !isPublicAddress(options.hostname)) {
-      callback(new BlockedAddressError(options.hostname, options.hostname), null);
+    const refused = refusedLiteral(options.hostname);
+    if (refused) {
+      callback(refused, null);
       return;
     }
     connect(options, callback);

@@ -23,3 +23,4 @@ export {
   userAgent,
 } from './request';
 export { type TargetCheckOptions, unreachableTargetReason } from './target';
+export type { ConnectionTrace } from './trace';

@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import { config } from '@/lib/config';
 import { dispatcherFor } from './dispatcher';
 import { NetError, type RedirectHop, timeoutDetail, toNetError } from './errors';
+import { type ConnectionTrace, emptyTrace, tracedClient } from './trace';
 
 export type { RedirectHop };
 
@@ -43,6 +44,12 @@ export interface HttpRequestOptions {
   signal?: AbortSignal;
   /** Reach loopback and private ranges. Defaults to `config().ALLOW_PRIVATE_NETWORK`. */
   allowPrivate?: boolean;
+  /**
+   * Measure instead of reuse: each hop opens a connection of its own (closed after it), and this
+   * is called when the hop starts with the trace its socket events fill in (`ConnectionTrace`).
+   * With `maxBytes: 0` the connection is dropped once the headers are in, so no body is downloaded.
+   */
+  traceConnection?: (trace: ConnectionTrace) => void;
 }
 
 export interface HttpResponse {
@@ -147,6 +154,7 @@ interface PreparedRequest {
   maxBytes: number;
   onTooLarge: 'truncate' | 'error';
   allowPrivate: boolean;
+  traceConnection: ((trace: ConnectionTrace) => void) | undefined;
 }
 
 function prepare(options: HttpRequestOptions): PreparedRequest {
@@ -170,6 +178,7 @@ function prepare(options: HttpRequestOptions): PreparedRequest {
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
     onTooLarge: options.onTooLarge ?? 'truncate',
     allowPrivate: options.allowPrivate ?? config().ALLOW_PRIVATE_NETWORK,
+    traceConnection: options.traceConnection,
   };
 }
 
@@ -317,10 +326,29 @@ async function exchange(
   read: ReadPolicy,
 ): Promise<HttpResponse> {
   if (deadline.aborted) throw deadline.translate(undefined, url.hostname);
+  if (!request.traceConnection)
+    return await exchangeOn(dispatcherFor(request.allowPrivate), url, request, deadline, read);
+  const trace = emptyTrace();
+  request.traceConnection(trace);
+  const traced = tracedClient(url, request.allowPrivate, trace);
+  try {
+    return await exchangeOn(traced.client, url, request, deadline, read);
+  } finally {
+    traced.close();
+  }
+}
+
+async function exchangeOn(
+  dispatcher: Dispatcher,
+  url: URL,
+  request: PreparedRequest,
+  deadline: Deadline,
+  read: ReadPolicy,
+): Promise<HttpResponse> {
   const startedAt = Date.now();
   let response: Dispatcher.ResponseData;
   try {
-    response = await dispatcherFor(request.allowPrivate).request({
+    response = await dispatcher.request({
       origin: url.origin,
       path: url.pathname + url.search,
       method: request.method as Dispatcher.HttpMethod,
@@ -338,7 +366,15 @@ async function exchange(
   let body: Buffer = EMPTY;
   let truncated = false;
   try {
-    if (request.method === 'HEAD' || request.maxBytes === 0 || !read(response.statusCode, response.headers)) {
+    if (request.traceConnection && (request.maxBytes === 0 || !read(response.statusCode, response.headers))) {
+      // The connection is this request's alone and closes next: nothing to drain for reuse. undici
+      // reports a body destroyed unread as an AbortError, expected here, so it is swallowed.
+      response.body.on('error', () => {}).destroy();
+    } else if (
+      request.method === 'HEAD' ||
+      request.maxBytes === 0 ||
+      !read(response.statusCode, response.headers)
+    ) {
       await response.body.dump();
     } else {
       ({ body, truncated } = await readBody(response.body, response.headers, request));

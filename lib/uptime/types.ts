@@ -1,0 +1,62 @@
+/**
+ * The vocabulary every uptime module shares: regions, probe results, causes and statuses. Plain
+ * data, JSON-safe, so a result can cross a signed HTTP call between regions or sit in a jsonb
+ * column unchanged.
+ */
+
+/** The probe regions, in the order they are listed and break ties (spec: Limits). */
+export const REGIONS = ['na', 'eu', 'as', 'oc'] as const;
+export type Region = (typeof REGIONS)[number];
+
+export function isRegion(value: unknown): value is Region {
+  return typeof value === 'string' && (REGIONS as readonly string[]).includes(value);
+}
+
+/**
+ * Why a probe failed (spec: Uptime incident `cause`). Listed in the order that breaks a tie when
+ * regions disagree on the cause: the most specific diagnosis first.
+ */
+export const CAUSES = ['dns', 'tls', 'timeout', 'http_5xx', 'http_4xx', 'redirect', 'network'] as const;
+export type ProbeCause = (typeof CAUSES)[number];
+
+export const MONITOR_STATUSES = ['up', 'degraded', 'down', 'unknown'] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+
+/** What a region needs to probe a monitor: nothing tenant-related, so it can travel in a batch. */
+export interface ProbeTarget {
+  monitorId: string;
+  url: string;
+  /** 1-30 (spec); the whole probe, every redirect hop included, must finish within it. */
+  timeoutSeconds: number;
+}
+
+/** Milliseconds per phase of the connection that answered last; null for a phase that did not happen. */
+export interface ProbePhases {
+  dnsMs: number | null;
+  connectMs: number | null;
+  tlsMs: number | null;
+  firstByteMs: number | null;
+}
+
+export interface ProbeResult {
+  ok: boolean;
+  /** The final HTTP status after redirects; null when no response came back. */
+  status: number | null;
+  /** From the first request to the final response's headers (or to the failure), every hop included. */
+  totalMs: number;
+  phases: ProbePhases;
+  /** The earliest notAfter (ms epoch) among the certificates of the hops; null without HTTPS. */
+  tlsCertExpiresAt: number | null;
+  cause: ProbeCause | null;
+  /** Plain words for a site owner; null when `ok`. */
+  error: string | null;
+  /** When the counted attempt started (ms epoch). */
+  checkedAt: number;
+  /** 2 when the first attempt failed and this is the retry's result. */
+  attempts: 1 | 2;
+}
+
+/** One region's answer in a round. */
+export interface RegionResult extends ProbeResult {
+  region: Region;
+}

@@ -1,11 +1,11 @@
 /**
- * The accessibility report of a site, computed from the stored results of its latest run that
- * scanned pages (any run kind with rows in `a11y_pages`: an `a11y` run or a crawl that chained the
- * render pass), with the site's current suppressions and excludePaths applied on read. The same
+ * The accessibility report of a site, computed from the stored results of its latest run whose
+ * render pass finished (an `a11y` run or a crawl that chained the pass, with rows in `a11y_pages`;
+ * a pass still rendering is shown by the live state, not half in the report), with the site's current suppressions and excludePaths applied on read. The same
  * evaluation recomputes the run's stored counters when suppressions or excludePaths change, so the
  * status and run resources agree with the report.
  */
-import { and, asc, desc, eq, exists, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import { compileExcludes, type PathMatcher } from '@/lib/crawl/url';
 import type { Db } from '@/lib/db/client';
@@ -24,6 +24,7 @@ import { decodeList, type RunResource, runResource } from '@/lib/sites/resource'
 import { type A11yCoverage, coverageMatrix } from './coverage';
 import { type A11yFinding, findingFromRow } from './findings';
 import { type ManualCheck, manualChecksOverlay } from './manual-checks';
+import { scansA11y } from './pass-state';
 import { lookupAxeRule } from './rules';
 import { gainByRule, type PageRuleResults, pageRuleResults, scorePage, scoreSite } from './score';
 import {
@@ -124,8 +125,26 @@ export interface A11yReport {
 
 const findingKey = (f: { pageUrl: string; rule: string; type: string }) => `${f.type} ${f.rule} ${f.pageUrl}`;
 
-/** The latest run of the site with stored page results, optionally one started before `before`. */
-export async function latestA11yRun(db: Db, site: Site, before?: Run): Promise<Run | undefined> {
+export interface LatestA11yRunOptions {
+  /** Only a run started before this one (the previous scan, for `resolvedSinceLastScan`). */
+  before?: Run;
+  /**
+   * Only a run whose pass has finished rendering and stored pages: what the report reads. Without
+   * it, the latest run that scanned or is scanning accessibility (the status endpoint's).
+   */
+  withResults?: boolean;
+}
+
+/**
+ * The latest run of the site that scanned or is scanning accessibility (`scansA11y`: a standalone
+ * `a11y` run or a crawl chaining the pass), newest first.
+ */
+export async function latestA11yRun(
+  db: Db,
+  site: Pick<Site, 'tenant_id' | 'id'>,
+  options: LatestA11yRunOptions = {},
+): Promise<Run | undefined> {
+  const { before, withResults = false } = options;
   const [run] = await db
     .select()
     .from(runs)
@@ -133,13 +152,17 @@ export async function latestA11yRun(db: Db, site: Site, before?: Run): Promise<R
       and(
         eq(runs.tenant_id, site.tenant_id),
         eq(runs.site_id, site.id),
+        scansA11y,
         before ? lt(runs.started_at, before.started_at) : undefined,
-        exists(
-          db
-            .select({ one: sql`1` })
-            .from(a11yPages)
-            .where(and(eq(a11yPages.tenant_id, site.tenant_id), eq(a11yPages.run_id, runs.id))),
-        ),
+        withResults ? or(isNull(runs.a11y_phase), eq(runs.a11y_phase, 'done')) : undefined,
+        withResults
+          ? exists(
+              db
+                .select({ one: sql`1` })
+                .from(a11yPages)
+                .where(and(eq(a11yPages.tenant_id, site.tenant_id), eq(a11yPages.run_id, runs.id))),
+            )
+          : undefined,
       ),
     )
     .orderBy(desc(runs.started_at))
@@ -227,12 +250,12 @@ function pageSummaries(evaluation: RunEvaluation): A11yPageSummary[] {
 /** GET /v1/sites/{id}/a11y-report. */
 export async function getA11yReport(db: Db, principal: Principal, siteId: string): Promise<A11yReport> {
   const site = await getVisibleSite(db, principal, siteId);
-  const run = await latestA11yRun(db, site);
+  const run = await latestA11yRun(db, site, { withResults: true });
   if (!run) throw new NotFoundError('no accessibility scan has stored results for this site yet');
   const isExcluded = compileExcludes(decodeList(site.exclude_paths));
   const current = await evaluateRun(db, site, run, isExcluded);
 
-  const previousRun = await latestA11yRun(db, site, run);
+  const previousRun = await latestA11yRun(db, site, { before: run, withResults: true });
   const resolved = previousRun
     ? resolvedSince(
         (await evaluateRun(db, site, previousRun, isExcluded)).visible,
@@ -288,7 +311,7 @@ export async function getA11yReport(db: Db, principal: Principal, siteId: string
  * stored results has nothing to recompute.
  */
 export async function recomputeA11yRun(db: Db, site: Site): Promise<void> {
-  const run = await latestA11yRun(db, site);
+  const run = await latestA11yRun(db, site, { withResults: true });
   if (!run) return;
   const evaluation = await evaluateRun(db, site, run, compileExcludes(decodeList(site.exclude_paths)));
   const impacts = impactCounts(evaluation.visible);

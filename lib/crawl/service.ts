@@ -3,8 +3,6 @@ import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { ConflictError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
-import { type RunResource, runResource, type SiteResource, siteResource } from '@/lib/sites/resource';
-import { latestRun } from '@/lib/sites/service';
 import type { CrawlEvents } from './events';
 import { getLiveState, type LiveCrawlState } from './live';
 import { startCrawl } from './run';
@@ -40,27 +38,4 @@ export async function triggerCrawl(
   const chainA11y = site.a11y_enabled === 1 && (body?.chainA11y ?? true);
   const { started } = await startCrawl(db, site, { trigger: 'manual', chainA11y, events, now });
   return { started, status: await getLiveState(db, site.tenant_id, site.id) };
-}
-
-export type SiteStatus = {
-  site: SiteResource;
-  live: LiveCrawlState;
-  latestRun: RunResource | null;
-  latestA11yRun: RunResource | null;
-};
-
-/** GET /v1/sites/{id}/status: the site, its live crawl state and its latest crawl and accessibility runs. */
-export async function getSiteStatus(db: Db, principal: Principal, siteId: string): Promise<SiteStatus> {
-  const site = await getVisibleSite(db, principal, siteId);
-  const [live, latestCrawl, latestA11y] = await Promise.all([
-    getLiveState(db, site.tenant_id, site.id),
-    latestRun(db, site.tenant_id, site.id, 'crawl'),
-    latestRun(db, site.tenant_id, site.id, 'a11y'),
-  ]);
-  return {
-    site: siteResource(site),
-    live,
-    latestRun: latestCrawl ? runResource(latestCrawl) : null,
-    latestA11yRun: latestA11y ? runResource(latestA11y) : null,
-  };
 }

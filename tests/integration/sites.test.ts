@@ -563,6 +563,7 @@ describe('GET /v1/sites/{id}/status', () => {
         pending: 0,
         window: 0,
       },
+      a11yLive: { state: 'idle', runId: null, pagesRendered: 0, pagesTotal: 0 },
       latestRun: null,
       latestA11yRun: null,
     });

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import type { A11yLiveState } from '@/lib/a11y/live';
 import type { LiveCrawlState } from '@/lib/crawl/live';
 import type { BrokenLinkReport, BrokenLinkResource } from '@/lib/crawl/report';
-import type { SiteStatus, TriggerCrawlResult } from '@/lib/crawl/service';
+import type { TriggerCrawlResult } from '@/lib/crawl/service';
 import { RUN_LIMITS } from '@/lib/db/schema';
 import type { SiteQuota } from '@/lib/sites/quota';
 import type { RunResource, SiteResource } from '@/lib/sites/resource';
+import type { SiteStatus } from '@/lib/status/service';
 import type { Holds, Same } from './common';
 
 /*
@@ -108,6 +110,18 @@ export const liveCrawlStateSchema = z
   .strict()
   .meta({ title: 'LiveCrawlState' });
 
+export const a11yLiveStateSchema = z
+  .object({
+    state: z
+      .enum(['idle', 'rendering'])
+      .describe('rendering from the pass seeding its pages until its run is finalized'),
+    runId: z.uuid().nullable().describe('the run whose pass renders: an a11y run or the chained crawl'),
+    pagesRendered: count.describe('pages of the pass done so far, scanned or recorded as not scanned'),
+    pagesTotal: count.describe('pages the pass renders (0 until it has seeded them)'),
+  })
+  .strict()
+  .meta({ title: 'A11yLiveState' });
+
 export const brokenLinkSchema = z
   .object({
     id: z.uuid(),
@@ -140,6 +154,7 @@ export type DomainResultsMatchSchemas = [
   Holds<Same<RunResource, z.output<typeof runSchema>>>,
   Holds<Same<BrokenLinkResource, z.output<typeof brokenLinkSchema>>>,
   Holds<Same<LiveCrawlState, z.output<typeof liveCrawlStateSchema>>>,
+  Holds<Same<A11yLiveState, z.output<typeof a11yLiveStateSchema>>>,
   Holds<Same<SiteQuota, z.output<typeof siteQuotaSchema>>>,
 ];
 
@@ -150,8 +165,13 @@ export const deleteSiteResponse = z.object({ deleted: z.literal(true) });
 export const siteStatusResponse = z.object({
   site: siteSchema,
   live: liveCrawlStateSchema,
-  latestRun: runSchema.nullable(),
-  latestA11yRun: runSchema.nullable(),
+  a11yLive: a11yLiveStateSchema,
+  latestRun: runSchema.nullable().describe('the latest crawl run'),
+  latestA11yRun: runSchema
+    .nullable()
+    .describe(
+      'the latest run that scanned or is scanning accessibility: an a11y run or a crawl chaining the pass',
+    ),
 });
 export const crawlTriggerResponse = z.object({ started: z.boolean(), status: liveCrawlStateSchema });
 export const brokenLinkReportResponse = z.object({ run: runSchema, brokenLinks: z.array(brokenLinkSchema) });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { epochMs } from './columns';
 import { runs } from './runs';
@@ -48,7 +49,8 @@ export const a11yPages = pgTable(
       .references(() => runs.id, { onDelete: 'cascade' }),
     tenant_id: text('tenant_id').notNull(),
     page_url: text('page_url').notNull(),
-    status: text('status', { enum: ['scanned', 'not-scanned'] }).notNull(),
+    /** `pending` from the pass's seeding until the page is rendered (the report ignores pending rows). */
+    status: text('status', { enum: ['pending', 'scanned', 'not-scanned'] }).notNull(),
     reason: text('reason'),
     passes: jsonb('passes').$type<string[]>().notNull().default([]),
     inapplicable: jsonb('inapplicable').$type<string[]>().notNull().default([]),
@@ -57,6 +59,8 @@ export const a11yPages = pgTable(
   (t) => [
     uniqueIndex('a11y_pages_run_page_idx').on(t.run_id, t.page_url),
     index('a11y_pages_tenant_run_idx').on(t.tenant_id, t.run_id),
+    // The pass takes its next batch from here, in URL order.
+    index('a11y_pages_pending_idx').on(t.run_id, t.page_url).where(sql`${t.status} = 'pending'`),
   ],
 );
 

@@ -56,6 +56,15 @@ export const runs = pgTable(
     /** Settings captured at start so a run is judged by the rules it started with. */
     settings: jsonb('settings').$type<RunSettings>(),
     heartbeat_at: epochMs('heartbeat_at'),
+    /**
+     * The accessibility render pass of this run (lib/a11y/pass.ts): null when the run renders
+     * nothing, else seeding -> rendering -> finalizing -> done. A chained crawl is `completed` once
+     * its crawl is finalized and its pass moves on in this column, so its broken-link results show
+     * while the pages render.
+     */
+    a11y_phase: text('a11y_phase', { enum: ['seeding', 'rendering', 'finalizing', 'done'] }),
+    /** What the pass renders and may render, captured when it starts (lib/a11y/pass.ts). */
+    a11y_pass: jsonb('a11y_pass').$type<A11yPassSettings>(),
   },
   (t) => [
     index('runs_site_idx').on(t.tenant_id, t.site_id, t.kind, t.started_at),
@@ -64,8 +73,23 @@ export const runs = pgTable(
     uniqueIndex('runs_one_running_crawl_idx')
       .on(t.site_id)
       .where(sql`${t.state} = 'running' and ${t.kind} = 'crawl'`),
+    // At most one standalone accessibility run per site, settled the same way.
+    uniqueIndex('runs_one_running_a11y_idx')
+      .on(t.site_id)
+      .where(sql`${t.state} = 'running' and ${t.kind} = 'a11y'`),
+    // The resume sweep and the live state: render passes still in progress.
+    index('runs_a11y_active_idx')
+      .on(t.site_id)
+      .where(sql`${t.a11y_phase} in ('seeding', 'rendering', 'finalizing')`),
   ],
 );
+
+export type A11yPassSettings = {
+  /** The crawl whose persisted pages are rendered: the run itself when chained. Null: none existed. */
+  sourceRunId: string | null;
+  /** Pages this pass may still render under the monthly allowance (null: overage on, no cap). Set by seeding. */
+  allowanceRemaining?: number | null;
+};
 
 /** Why a run's result is partial: which limit was reached, in plain words. */
 export type LimitHit = { limit: RunLimit; detail: string };

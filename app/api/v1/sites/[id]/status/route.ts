@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { siteStatusResponse } from '@/lib/api/schemas/resources';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { getSiteStatus } from '@/lib/crawl/service';
+import { getSiteStatus } from '@/lib/status/service';
 
 export const GET = apiRoute(
   {
@@ -10,7 +10,8 @@ export const GET = apiRoute(
     permission: 'read',
     params: siteIdParams,
     response: siteStatusResponse,
-    summary: 'The site, its live crawl state and its latest crawl and accessibility runs',
+    summary:
+      'The site, its live crawl and accessibility render states and its latest crawl and accessibility runs',
   },
   ({ db, principal, params }) => getSiteStatus(db, principal, params.id),
 );

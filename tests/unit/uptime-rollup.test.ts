@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { HOUR_MS, hourStart, nearestRank, type RawProbe, rollupHour, uptimePct } from '@/lib/uptime/rollup';
+
+describe('nearestRank', () => {
+  it('picks measured values by nearest rank', () => {
+    const sorted = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
+    expect(nearestRank(sorted, 50)).toBe(50);
+    expect(nearestRank(sorted, 95)).toBe(100);
+    expect(nearestRank(sorted, 90)).toBe(90);
+    expect(nearestRank([7], 95)).toBe(7);
+    expect(nearestRank([1, 2], 50)).toBe(1);
+    expect(nearestRank([], 50)).toBeNull();
+  });
+});
+
+describe('rollupHour', () => {
+  const start = hourStart(Date.UTC(2026, 10, 23, 14, 37));
+
+  it('puts a timestamp in its UTC hour', () => {
+    expect(start).toBe(Date.UTC(2026, 10, 23, 14));
+    expect(hourStart(start + HOUR_MS - 1)).toBe(start);
+  });
+
+  it('counts every probe, and takes exact percentiles over the successful ones only, per region', () => {
+    const probes: RawProbe[] = [];
+    // na: 60 probes a minute apart, 1..60 ms, the 7th and 13th failed (their durations must not count).
+    for (let i = 0; i < 60; i++) {
+      probes.push({ region: 'na', checkedAt: start + i * 60_000, ok: i !== 6 && i !== 12, totalMs: i + 1 });
+    }
+    // oc: all failed. eu: nothing this hour. as: one probe just outside the hour on each side.
+    probes.push({ region: 'oc', checkedAt: start + 5, ok: false, totalMs: 10_000 });
+    probes.push({ region: 'as', checkedAt: start - 1, ok: true, totalMs: 5 });
+    probes.push({ region: 'as', checkedAt: start + HOUR_MS, ok: true, totalMs: 5 });
+    const buckets = rollupHour(start, probes);
+    // The 58 successes are 1..60 without 7 and 13: rank ceil(29) = 29th is 31, rank ceil(55.1) = 56th is 58.
+    expect(buckets).toEqual([
+      { bucketStart: start, region: 'na', total: 60, failed: 2, p50Ms: 31, p95Ms: 58 },
+      { bucketStart: start, region: 'oc', total: 1, failed: 1, p50Ms: null, p95Ms: null },
+    ]);
+  });
+});
+
+describe('uptimePct', () => {
+  const t0 = 1_000_000;
+  const hour = HOUR_MS;
+
+  it('is 100 without incidents and null for a range before the monitor existed', () => {
+    expect(uptimePct(t0, t0 + hour, t0, [])).toBe(100);
+    expect(uptimePct(t0, t0 + hour, t0 + hour, [])).toBeNull();
+    expect(uptimePct(t0, t0 + hour, t0 + 2 * hour, [])).toBeNull();
+  });
+
+  it('counts only the part of the range after creation', () => {
+    // Created half way; down for a quarter of the hour after that: 50% of the observed half.
+    const created = t0 + hour / 2;
+    expect(uptimePct(t0, t0 + hour, created, [{ downAt: created, recoveredAt: created + hour / 4 }])).toBe(
+      50,
+    );
+  });
+
+  it('clips incidents to the range, runs open ones to its end and merges overlaps', () => {
+    const incidents = [
+      { downAt: t0 - hour, recoveredAt: t0 + hour / 10 }, // 10% inside
+      { downAt: t0 + hour / 5, recoveredAt: t0 + (3 * hour) / 10 }, // 10%
+      { downAt: t0 + hour / 4, recoveredAt: t0 + (3 * hour) / 10 }, // inside the previous one
+      { downAt: t0 + (9 * hour) / 10, recoveredAt: null }, // open: 10%
+    ];
+    expect(uptimePct(t0, t0 + hour, 0, incidents)).toBeCloseTo(70, 10);
+  });
+});

@@ -1,11 +1,12 @@
 /**
  * The render pass's Chromium: `playwright-core` driving the binary shipped in `@sparticuz/chromium`
- * (or `CHROMIUM_PATH`), one browser per worker, relaunched when it goes away.
+ * (or `CHROMIUM_PATH`), one browser per worker, relaunched when it goes away, and the `lib/net`
+ * proxy all its traffic goes through (see `lib/net/proxy.ts`).
  */
 import chromium from '@sparticuz/chromium';
 import { type Browser, chromium as playwright } from 'playwright-core';
 import { config } from '@/lib/config';
-import { userAgent } from '@/lib/net';
+import { BrowserProxy, type ProxyNetwork, type ProxySession, systemNetwork, userAgent } from '@/lib/net';
 
 /**
  * @sparticuz/chromium's flags are tuned for one page per Lambda: `--single-process` puts every
@@ -21,8 +22,26 @@ export async function chromiumLaunchOptions(): Promise<{ executablePath: string;
   return { executablePath, args: chromium.args.filter((arg) => !DROPPED_ARGS.has(arg)) };
 }
 
-export async function launchChromium(): Promise<Browser> {
-  return playwright.launch({ ...(await chromiumLaunchOptions()), headless: true });
+/**
+ * WebRTC sends UDP (STUN, TURN, peer traffic) past any HTTP proxy; a page could aim it at private
+ * addresses. This policy keeps WebRTC to proxied TCP, which the proxy's CONNECT rules cover.
+ */
+const NETWORK_ARGS = ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+
+export interface LaunchOptions {
+  /**
+   * The proxy server for the whole browser. Each render context names its own proxy session with
+   * credentials; this browser-wide setting has none, so a context opened without a session fails
+   * closed (407) instead of reaching the network directly.
+   */
+  proxy?: string;
+}
+
+export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
+  const { executablePath, args } = await chromiumLaunchOptions();
+  // `<-loopback>`: Chromium otherwise sends localhost and 127.0.0.1 around any proxy.
+  const proxy = options.proxy ? { server: options.proxy, bypass: '<-loopback>' } : undefined;
+  return playwright.launch({ executablePath, args: [...args, ...NETWORK_ARGS], headless: true, proxy });
 }
 
 const userAgents = new WeakMap<Browser, Promise<string>>();
@@ -46,16 +65,39 @@ export function renderUserAgent(browser: Browser): Promise<string> {
 
 /**
  * Hands out a connected browser, launching one on first use and again after the last one
- * disconnected (crashed or killed). Concurrent callers during a launch share it.
+ * disconnected (crashed or killed). Concurrent callers during a launch share it. Also owns the
+ * proxy the browser's contexts go out through; it outlives browser crashes and closes with the holder.
  */
 export class BrowserHolder {
   private launching: Promise<Browser> | null = null;
+  private proxy: Promise<BrowserProxy> | null = null;
 
   constructor(
-    private readonly launch: () => Promise<Browser> = launchChromium,
+    private readonly launch: (options: LaunchOptions) => Promise<Browser> = launchChromium,
     /** Called with each browser launched (the tests reach the browser's CDP session through it). */
     private readonly onLaunch?: (browser: Browser) => void,
+    /** How the proxy resolves and connects; tests map names to loopback servers with it. */
+    private readonly network: ProxyNetwork = systemNetwork,
   ) {}
+
+  private startedProxy(): Promise<BrowserProxy> {
+    if (!this.proxy) {
+      const starting = BrowserProxy.start(this.network);
+      this.proxy = starting;
+      starting.catch(() => {
+        if (this.proxy === starting) this.proxy = null;
+      });
+    }
+    return this.proxy;
+  }
+
+  /**
+   * A proxy session for one browser context: pass its `settings` as the context's `proxy`, read
+   * its failures to explain a navigation, close it with the context.
+   */
+  async proxySession(options: { allowPrivate: boolean }): Promise<ProxySession> {
+    return (await this.startedProxy()).session(options);
+  }
 
   async browser(): Promise<Browser> {
     const launching = this.launching;
@@ -65,17 +107,22 @@ export class BrowserHolder {
       // Another caller saw the same dead browser first and is launching its successor.
       if (this.launching !== launching) return this.browser();
     }
-    this.launching = this.launch().then((browser) => {
-      this.onLaunch?.(browser);
-      return browser;
-    });
+    this.launching = this.startedProxy()
+      .then((proxy) => this.launch({ proxy: proxy.url }))
+      .then((browser) => {
+        this.onLaunch?.(browser);
+        return browser;
+      });
     return this.launching;
   }
 
   async close(): Promise<void> {
     const launching = this.launching;
+    const proxy = this.proxy;
     this.launching = null;
+    this.proxy = null;
     const browser = await launching?.catch(() => null);
     if (browser?.isConnected()) await browser.close();
+    await (await proxy?.catch(() => null))?.close();
   }
 }

@@ -8,19 +8,19 @@
  * `LOAD_WAIT_MS`; axe then runs even if some subresource (a third-party tracker, a stalled image)
  * never finished. `networkidle` is never awaited: analytics beacons keep a page from ever idling.
  *
- * Network safety: Chromium resolves names itself, so `lib/net`'s address check cannot sit under
- * it. Every request the page makes goes through `context.route`, which refuses hosts that are
- * private as written (IP literals in private, loopback, link-local... ranges and private names, the
- * check `unreachableTargetReason` makes; `ALLOW_PRIVATE_NETWORK` lets them through). Remaining gap:
- * a public name whose DNS answer is a private address is not caught, and neither is a redirect a
- * routed request follows (Playwright does not route redirect hops). Follow-up: pin Chromium's
- * resolution with `--host-resolver-rules` fed from `lib/net`'s guarded lookup, or send the browser
- * through a local proxy that connects with `lib/net`.
+ * Network safety: the pages are written by strangers, so Chromium never touches the network
+ * itself. Each page's context goes out through its own session of `lib/net`'s proxy (see
+ * `lib/net/proxy.ts`), which resolves every host (redirect hops, frames, subresources, WebSockets
+ * included), refuses private, loopback and link-local answers unless `ALLOW_PRIVATE_NETWORK`, and
+ * connects to the address it checked. A page URL that is private as written is refused before any
+ * browser work (`unreachableTargetReason`, the check the site's URL passed when saved); a
+ * navigation the proxy refused comes out `refused: <url> resolves to <address>, ...`; refused
+ * subresources simply fail, as they would for a visitor whose network blocks them.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { config } from '@/lib/config';
-import { unreachableTargetReason } from '@/lib/net';
+import { type ProxySession, unreachableTargetReason } from '@/lib/net';
 import { parseUrl } from '@/lib/net/url';
 import { scannedPageFrom } from './axe-results';
 import { BrowserHolder, renderUserAgent } from './browser';
@@ -173,6 +173,7 @@ async function renderPage(
   const limitMs = options.pageTimeLimitMs ?? PAGE_TIME_LIMIT_MS;
   let phase: 'loading' | 'checking' = 'loading';
   let context: BrowserContext | null = null;
+  let session: ProxySession | null = null;
   let stop: (reason: RenderStopped) => void = () => {};
   const stopped = new Promise<never>((_, reject) => {
     stop = reject;
@@ -200,25 +201,37 @@ async function renderPage(
     browser = await browsers.browser();
     browser.on('disconnected', onDisconnect);
     if (!browser.isConnected()) onDisconnect();
-    const opened = await browser.newContext({ userAgent: await renderUserAgent(browser) });
+    session = await browsers.proxySession({ allowPrivate });
+    const opened = await browser.newContext({
+      userAgent: await renderUserAgent(browser),
+      proxy: session.settings,
+    });
     // The time limit may have struck while the context opened: nobody else would close it.
     if (settled) {
       await opened.close().catch(() => {});
+      session.close();
       return null;
     }
     context = opened;
-    const blocked = new Map<string, string>();
-    await context.route('**/*', (route) => guardRequest(route, allowPrivate, blocked));
     const page = await context.newPage();
+    // The main frame's latest request, redirect hops included: the one to explain a failed load with.
+    let navigation = url;
+    page.on('request', (request) => {
+      if (isMainFrameNavigation(page, request)) navigation = request.url();
+    });
     page.on('crash', () => stop(new RenderStopped("the page crashed the browser's renderer")));
 
     let response: Awaited<ReturnType<Page['goto']>>;
     try {
       response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 0 });
     } catch (err) {
-      const reason = blocked.get(url) ?? blocked.values().next().value;
-      throw new RenderStopped(reason ? `refused: ${reason}` : `could not be loaded (${firstLine(err)})`);
+      throw new RenderStopped(proxyFailure(session, navigation) ?? `could not be loaded (${firstLine(err)})`);
     }
+    // A plain-http hop the proxy refused or could not reach answers with the proxy's 403 or 502,
+    // which says more than where the hop was going.
+    const failed =
+      response && PROXY_STATUSES.has(response.status()) ? proxyFailure(session, response.url()) : null;
+    if (failed) throw new RenderStopped(failed);
     checkStillOnSite(page, target);
     if (response && response.status() >= 400) {
       throw new RenderStopped(`answered HTTP ${response.status()} when rendered`);
@@ -246,6 +259,7 @@ async function renderPage(
     stopped.catch(() => {});
     (browser as Browser | null)?.off('disconnected', onDisconnect);
     await (context as BrowserContext | null)?.close().catch(() => {});
+    (session as ProxySession | null)?.close();
   }
 }
 
@@ -257,23 +271,22 @@ function checkStillOnSite(page: Page, target: URL): void {
   }
 }
 
-/** Refuses requests to hosts that are private as written; remembers why, by URL. */
-async function guardRequest(
-  route: Route,
-  allowPrivate: boolean,
-  blocked: Map<string, string>,
-): Promise<void> {
-  const url = parseUrl(route.request().url());
-  const reason =
-    url && (url.protocol === 'http:' || url.protocol === 'https:')
-      ? unreachableTargetReason(url, { allowPrivate })
-      : null;
-  if (!reason) {
-    await route.continue().catch(() => {});
-    return;
+/** The statuses the proxy answers a plain-http request it could not forward with. */
+const PROXY_STATUSES = new Set([403, 502]);
+
+/** Why the proxy did not let the page's request to `url` through, as a not-scanned reason. */
+function proxyFailure(session: ProxySession | null, url: string): string | null {
+  const failure = session?.failureFor(url);
+  if (!failure) return null;
+  return failure.refused ? `refused: ${url} ${failure.reason}` : `could not be loaded (${failure.reason})`;
+}
+
+function isMainFrameNavigation(page: Page, request: Request): boolean {
+  try {
+    return request.isNavigationRequest() && request.frame() === page.mainFrame();
+  } catch {
+    return false; // a service worker's request has no frame
   }
-  if (route.request().isNavigationRequest()) blocked.set(route.request().url(), `${url?.href} ${reason}`);
-  await route.abort('blockedbyclient').catch(() => {});
 }
 
 function firstLine(err: unknown): string {

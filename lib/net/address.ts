@@ -13,6 +13,17 @@ export function isPublicAddress(address: string): boolean {
   return ipaddr.process(address).range() === 'unicast';
 }
 
+/**
+ * The addresses of `hostname`'s DNS answer a connection may use: the public ones. Throws
+ * `BlockedAddressError` (naming the first address) when there are none. The one rule every
+ * connector applies, the undici dispatchers and the browser's proxy alike.
+ */
+export function publicAddressesOf(hostname: string, addresses: readonly LookupAddress[]): LookupAddress[] {
+  const allowed = addresses.filter((a) => isPublicAddress(a.address));
+  if (allowed.length === 0) throw new BlockedAddressError(hostname, addresses[0]?.address ?? hostname);
+  return allowed;
+}
+
 type LookupCallback = (
   err: NodeJS.ErrnoException | null,
   address: string | LookupAddress[],
@@ -30,12 +41,11 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
       callback(err, []);
       return;
     }
-    const allowed = addresses.filter((a) => isPublicAddress(a.address));
-    if (allowed.length === 0) {
-      callback(
-        new BlockedAddressError(hostname, addresses[0]?.address ?? hostname) as NodeJS.ErrnoException,
-        [],
-      );
+    let allowed: LookupAddress[];
+    try {
+      allowed = publicAddressesOf(hostname, addresses);
+    } catch (blocked) {
+      callback(blocked as NodeJS.ErrnoException, []);
       return;
     }
     if (options.all) {

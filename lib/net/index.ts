@@ -6,6 +6,14 @@ export { isPublicAddress } from './address';
 export { closeDispatchers } from './dispatcher';
 export { NetError, type NetErrorCode } from './errors';
 export {
+  BrowserProxy,
+  type ContextProxySettings,
+  type ProxyFailure,
+  type ProxyNetwork,
+  type ProxySession,
+  systemNetwork,
+} from './proxy';
+export {
   chainOf,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_REDIRECTS,

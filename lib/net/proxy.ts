@@ -1,0 +1,396 @@
+/**
+ * The render pass's way out: an HTTP forward proxy on 127.0.0.1 that Chromium is pointed at, so the
+ * pages a stranger writes reach the network only through `lib/net`'s address rule.
+ *
+ * Chromium resolves names itself, so nothing that only sees URLs (request interception) can tell
+ * that a public name answers with 10.0.0.5, and redirect hops are not intercepted at all. Through
+ * a proxy Chromium resolves nothing: every request, redirect hop, iframe, fetch and WebSocket
+ * (Chromium tunnels `ws:` and `https:` alike with CONNECT) arrives here as a host and port. The
+ * proxy resolves the host, keeps only the addresses `publicAddressesOf` allows (unless the
+ * session allows private targets, as `ALLOW_PRIVATE_NETWORK` does for lib/net), and connects to
+ * the address it checked: there is no second resolution for a rebinding DNS server to answer.
+ *
+ * - Plain `http:` requests are forwarded (hop-by-hop headers dropped, bodies piped, never
+ *   buffered); upstream connections are kept alive per checked address.
+ * - CONNECT opens a TCP tunnel to the checked address; TLS stays end to end between Chromium and
+ *   the site, so certificate checks are Chromium's own.
+ * - Anything else (an `Upgrade` on a plain request, a non-http URL) is refused.
+ *
+ * Not an open relay: it listens on 127.0.0.1 only, and every request must carry Basic
+ * proxy credentials naming an open session and the proxy's random secret (32 bytes, per proxy).
+ * Each browser context gets its own session (its username), which carries its policy and collects
+ * what failed, so the render pass can say why a page's navigation did not load.
+ *
+ * Caps keep a hostile page from exhausting the server: connections, header sizes, and idle
+ * timeouts on every socket (see the constants).
+ */
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import dns, { type LookupAddress } from 'node:dns';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import net, { type AddressInfo, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { publicAddressesOf } from './address';
+import { BlockedAddressError, toNetError } from './errors';
+import { parseUrl } from './url';
+
+/**
+ * Client connections at once, across every session. Chromium opens at most 32 per proxy and
+ * context, and the render pass runs a handful of contexts; past this, new connections are dropped.
+ */
+export const MAX_PROXY_CONNECTIONS = 512;
+/** Request and response header block limit: generous for cookie-heavy sites, bounded for hostile ones. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+/** Time to open the upstream TCP connection. */
+export const UPSTREAM_CONNECT_TIMEOUT_MS = 10_000;
+/** A socket with no traffic either way for this long is closed (the page's own limit is 30 s). */
+export const PROXY_IDLE_TIMEOUT_MS = 30_000;
+/** Time for a client to send a request's headers. */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+/** Failures remembered per session (one per host and port). */
+const MAX_FAILURES_KEPT = 1_000;
+
+const REALM = 'Basic realm="sitewatch-render"';
+
+/** How the proxy reaches the network. Tests stand in for DNS and the internet with loopback. */
+export interface ProxyNetwork {
+  /** Every address of a name, as `dns.lookup(name, { all: true })` answers. */
+  lookup(hostname: string): Promise<LookupAddress[]>;
+  /** A TCP connection to an address that has already been checked. */
+  connect(address: string, port: number): Socket;
+}
+
+export const systemNetwork: ProxyNetwork = {
+  lookup: (hostname) => dns.promises.lookup(hostname, { all: true }),
+  connect: (address, port) => net.connect({ host: address, port }),
+};
+
+/** Why a request of a session did not reach its host. */
+export interface ProxyFailure {
+  /** The address rule refused the host (as opposed to DNS, connection or timeout failures). */
+  refused: boolean;
+  /** Plain words: "resolves to 127.0.0.1, not a public internet address", "connection refused by x". */
+  reason: string;
+}
+
+/** Playwright's `proxy` option for a browser context. */
+export interface ContextProxySettings {
+  server: string;
+  /** `<-loopback>` removes Chromium's built-in bypass, so loopback targets go through the proxy too. */
+  bypass: string;
+  username: string;
+  password: string;
+}
+
+export interface ProxySession {
+  readonly settings: ContextProxySettings;
+  /** The last failure of a request to `url`'s host and port in this session, if any. */
+  failureFor(url: string): ProxyFailure | undefined;
+  /** Ends the session: its credentials stop working and its open connections are closed. */
+  close(): void;
+}
+
+interface Session {
+  allowPrivate: boolean;
+  failures: Map<string, ProxyFailure>;
+  sockets: Set<Duplex>;
+}
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+export class BrowserProxy {
+  private readonly secret = randomBytes(32).toString('base64url');
+  private readonly sessions = new Map<string, Session>();
+  private readonly clients = new Set<Socket>();
+  private readonly agent: http.Agent;
+
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+    private readonly network: ProxyNetwork,
+  ) {
+    // Upstream keep-alive is keyed by the checked address (it is the `host` every request uses).
+    this.agent = new http.Agent({ keepAlive: true, maxTotalSockets: MAX_PROXY_CONNECTIONS });
+    this.agent.createConnection = (options) =>
+      this.network.connect(options.host as string, Number(options.port));
+  }
+
+  /** Starts a proxy on 127.0.0.1 on a free port. */
+  static async start(network: ProxyNetwork = systemNetwork): Promise<BrowserProxy> {
+    const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+    server.maxConnections = MAX_PROXY_CONNECTIONS;
+    server.headersTimeout = HEADERS_TIMEOUT_MS;
+    server.requestTimeout = 0; // uploads are bounded by the idle timeout instead
+    server.timeout = PROXY_IDLE_TIMEOUT_MS;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const proxy = new BrowserProxy(server, `http://127.0.0.1:${port}`, network);
+    server.on('connection', (socket: Socket) => {
+      proxy.clients.add(socket);
+      socket.once('close', () => proxy.clients.delete(socket));
+    });
+    server.on('request', (req, res) => proxy.onRequest(req, res));
+    server.on('connect', (req, socket, head) => proxy.onConnect(req, socket, head));
+    server.on('upgrade', (_req, socket: Duplex) => endRaw(socket, 501, 'Not Implemented'));
+    server.on('clientError', (_err, socket: Duplex) => socket.destroy());
+    return proxy;
+  }
+
+  /** A session for one browser context: `allowPrivate` lets private and loopback hosts through. */
+  session(options: { allowPrivate: boolean }): ProxySession {
+    const username = randomUUID();
+    const state: Session = { allowPrivate: options.allowPrivate, failures: new Map(), sockets: new Set() };
+    this.sessions.set(username, state);
+    return {
+      settings: { server: this.url, bypass: '<-loopback>', username, password: this.secret },
+      failureFor: (url) => {
+        const key = authorityOf(url);
+        return key ? state.failures.get(key) : undefined;
+      },
+      close: () => {
+        this.sessions.delete(username);
+        for (const socket of state.sockets) socket.destroy();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.sessions.clear();
+    for (const socket of this.clients) socket.destroy();
+    this.agent.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The session named by a request's Basic credentials, if the secret matches. */
+  private authorize(header: string | undefined): Session | undefined {
+    const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
+    if (!match) return undefined;
+    const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return undefined;
+    const given = Buffer.from(decoded.slice(colon + 1));
+    const secret = Buffer.from(this.secret);
+    if (given.length !== secret.length || !timingSafeEqual(given, secret)) return undefined;
+    return this.sessions.get(decoded.slice(0, colon));
+  }
+
+  /**
+   * The address to connect to for `hostname`: an IP literal as is, a name through DNS; under the
+   * address rule unless the session allows private targets.
+   */
+  private async resolve(hostname: string, session: Session): Promise<string> {
+    const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+    const family = net.isIP(bare);
+    const addresses = family ? [{ address: bare, family }] : await this.network.lookup(bare);
+    const usable = session.allowPrivate ? addresses : publicAddressesOf(bare, addresses);
+    const first = usable[0];
+    if (!first) throw Object.assign(new Error(`no address for ${bare}`), { code: 'ENOTFOUND' });
+    return first.address;
+  }
+
+  private track(session: Session, socket: Duplex): void {
+    if (session.sockets.has(socket)) return; // a keep-alive connection's next request
+    session.sockets.add(socket);
+    socket.once('close', () => session.sockets.delete(socket));
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const session = this.authorize(req.headers['proxy-authorization']);
+    if (!session) {
+      res.writeHead(407, { 'proxy-authenticate': REALM, 'content-length': 0 }).end();
+      return;
+    }
+    this.track(session, req.socket);
+    const target = parseUrl(req.url ?? '');
+    if (target?.protocol !== 'http:') {
+      respondText(res, 400, 'only absolute http: URLs are forwarded (https: goes through CONNECT)');
+      return;
+    }
+    const port = Number(target.port || 80);
+    const key = `${target.hostname}:${port}`;
+    this.resolve(target.hostname, session).then(
+      (address) => this.forward(req, res, target, address, port, session, key),
+      (err) => {
+        const failure = failureOf(err, target.hostname);
+        record(session, key, failure);
+        respondText(res, failure.refused ? 403 : 502, failure.reason);
+      },
+    );
+  }
+
+  private forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: URL,
+    address: string,
+    port: number,
+    session: Session,
+    key: string,
+  ): void {
+    const upstream = http.request({
+      host: address,
+      port,
+      method: req.method,
+      path: `${target.pathname}${target.search}`,
+      headers: endToEnd(req.rawHeaders),
+      setHost: false, // Chromium's Host header names the site; the connection names the address
+      agent: this.agent,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      timeout: PROXY_IDLE_TIMEOUT_MS,
+    });
+    upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('idle'), { code: 'ETIMEDOUT' })));
+    upstream.on('response', (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
+      answer.pipe(res);
+    });
+    upstream.on('error', (err) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const failure = failureOf(err, target.hostname);
+      record(session, key, failure);
+      respondText(res, 502, failure.reason);
+    });
+    // A client gone mid-response: drop the upstream socket rather than return it half-read.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  private onConnect(req: IncomingMessage, client: Duplex, head: Buffer): void {
+    client.on('error', () => client.destroy());
+    const session = this.authorize(req.headers['proxy-authorization']);
+    if (!session) {
+      // node hands the socket over after CONNECT, so the client retries on a new connection.
+      endRaw(client, 407, 'Proxy Authentication Required', `Proxy-Authenticate: ${REALM}\r\n`);
+      return;
+    }
+    this.track(session, client);
+    const target = tunnelTarget(req.url ?? '');
+    if (!target) {
+      endRaw(client, 400, 'Bad Request');
+      return;
+    }
+    const key = `${target.hostname}:${target.port}`;
+    const fail = (err: unknown) => {
+      const failure = failureOf(err, target.hostname);
+      record(session, key, failure);
+      if (failure.refused) endRaw(client, 403, 'Forbidden');
+      else endRaw(client, 502, 'Bad Gateway');
+    };
+    this.resolve(target.hostname, session).then((address) => {
+      if (client.destroyed) return;
+      const upstream = this.network.connect(address, target.port);
+      this.track(session, upstream);
+      let open = false;
+      upstream.setTimeout(UPSTREAM_CONNECT_TIMEOUT_MS, () => {
+        if (open) upstream.destroy();
+        else
+          upstream.destroy(Object.assign(new Error('connect timeout'), { code: 'UND_ERR_CONNECT_TIMEOUT' }));
+      });
+      upstream.once('connect', () => {
+        open = true;
+        upstream.setTimeout(PROXY_IDLE_TIMEOUT_MS);
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (head.length > 0) upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', (err) => {
+        if (open) client.destroy();
+        else fail(err);
+      });
+      upstream.on('close', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+    }, fail);
+  }
+}
+
+/** `host:port` of a CONNECT request, canonicalized by the URL parser (IDN, odd IPv4 forms). */
+function tunnelTarget(authority: string): { hostname: string; port: number } | null {
+  const written = /^(\[[0-9a-fA-F:.]+\]|[^\s/?#@:[\]]+):(\d{1,5})$/.exec(authority);
+  const parsed = written ? parseUrl(`http://${written[1]}`) : null;
+  const port = Number(written?.[2]);
+  if (!parsed || port < 1 || port > 65_535) return null;
+  return { hostname: parsed.hostname, port };
+}
+
+/** The key failures are filed under: `hostname:port` with the scheme's default port filled in. */
+function authorityOf(url: string): string | null {
+  const parsed = parseUrl(url);
+  if (!parsed) return null;
+  const defaults: Record<string, number> = { 'http:': 80, 'ws:': 80, 'https:': 443, 'wss:': 443 };
+  const port = parsed.port ? Number(parsed.port) : defaults[parsed.protocol];
+  return port ? `${parsed.hostname}:${port}` : null;
+}
+
+/**
+ * Files a failure for the render pass to explain a navigation with. A page that fails thousands
+ * of requests to different hosts fills no more than `MAX_FAILURES_KEPT` entries.
+ */
+function record(session: Session, key: string, failure: ProxyFailure): void {
+  if (session.failures.size < MAX_FAILURES_KEPT || session.failures.has(key))
+    session.failures.set(key, failure);
+}
+
+function failureOf(err: unknown, hostname: string): ProxyFailure {
+  if (err instanceof BlockedAddressError) {
+    return {
+      refused: true,
+      reason:
+        err.address === err.host
+          ? `points at ${err.address}, not a public internet address`
+          : `resolves to ${err.address}, not a public internet address`,
+    };
+  }
+  return { refused: false, reason: toNetError(err, hostname).detail };
+}
+
+/** Raw header pairs without the hop-by-hop ones (and those the Connection header names). */
+function endToEnd(raw: readonly string[]): string[] {
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() === 'connection') {
+      for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
+    }
+  }
+  const kept: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    if (!HOP_BY_HOP.has(name) && !named.has(name)) kept.push(raw[i] as string, raw[i + 1] as string);
+  }
+  return kept;
+}
+
+function respondText(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** Answers on a socket node no longer parses (after CONNECT or Upgrade) and closes it. */
+function endRaw(socket: Duplex, status: number, message: string, extra = ''): void {
+  if (socket.destroyed) return;
+  socket.end(`HTTP/1.1 ${status} ${message}\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+}

@@ -1,0 +1,272 @@
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserProxy, type ProxyNetwork, type ProxySession } from '@/lib/net';
+import { closedPort, startServer, type TestServer } from '@/tests/support/http-server';
+
+/**
+ * The browser proxy against real servers on loopback. A stand-in network maps names the way a
+ * hostile DNS would: `private.example` answers 127.0.0.1, `public.example` answers a public
+ * address (93.184.215.14) that the stand-in then dials at 127.0.0.2, and `mixed.example` answers
+ * both, private first.
+ */
+
+const PUBLIC = '93.184.215.14';
+const dialed: string[] = [];
+const network: ProxyNetwork = {
+  async lookup(hostname) {
+    const answers: Record<string, string[]> = {
+      'private.example': ['127.0.0.1'],
+      'public.example': [PUBLIC],
+      'mixed.example': ['127.0.0.1', PUBLIC],
+    };
+    const found = answers[hostname];
+    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return found.map((address) => ({ address, family: 4 }));
+  },
+  connect(address, port) {
+    dialed.push(address);
+    return net.connect({ host: address === PUBLIC ? '127.0.0.2' : address, port });
+  },
+};
+
+let local: TestServer;
+let publicSite: TestServer;
+let proxy: BrowserProxy;
+let guarded: ProxySession;
+let open: ProxySession;
+
+beforeAll(async () => {
+  local = await startServer('127.0.0.1', { '/secret': { body: 'internal' } });
+  publicSite = await startServer('127.0.0.2', {
+    '/page': (req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.end(`host=${req.headers.host} auth=${req.headers['proxy-authorization'] ?? 'none'}`);
+    },
+  });
+  proxy = await BrowserProxy.start(network);
+  guarded = proxy.session({ allowPrivate: false });
+  open = proxy.session({ allowPrivate: true });
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await local?.close();
+  await publicSite?.close();
+});
+
+const basic = (session: ProxySession, password = session.settings.password) =>
+  `Basic ${Buffer.from(`${session.settings.username}:${password}`).toString('base64')}`;
+
+/** A plain-http request through the proxy, in proxy form (absolute URL). */
+function viaProxy(url: string, auth?: string, through = proxy): Promise<{ status: number; body: string }> {
+  const { port } = new URL(through.url);
+  const host = URL.canParse(url) ? new URL(url).host : 'public.example';
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      path: url,
+      headers: { host, ...(auth ? { 'proxy-authorization': auth } : {}) },
+      agent: false,
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A CONNECT through the proxy; on 200, one HTTP request through the tunnel. */
+function tunnel(authority: string, auth?: string): Promise<{ status: number; body: string }> {
+  const { port } = new URL(proxy.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'CONNECT',
+      path: authority,
+      headers: auth ? { 'proxy-authorization': auth } : {},
+      agent: false,
+    });
+    req.on('connect', (res, socket) => {
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, body: '' });
+        return;
+      }
+      let raw = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => {
+        raw += chunk;
+      });
+      socket.on('end', () => resolve({ status: 200, body: raw.slice(raw.indexOf('\r\n\r\n') + 4) }));
+      socket.write(`GET /page HTTP/1.1\r\nHost: ${authority}\r\nConnection: close\r\n\r\n`);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('not an open relay', () => {
+  it('answers 407 without credentials, with a wrong secret, or for a closed session, and reaches nothing', async () => {
+    const closed = proxy.session({ allowPrivate: true });
+    closed.close();
+    const before = publicSite.hits('/page');
+    for (const auth of [undefined, basic(open, 'guessed'), basic(closed), 'Bearer x']) {
+      expect((await viaProxy(publicSite.url('/page'), auth)).status).toBe(407);
+      expect((await tunnel(`${publicSite.host}:${publicSite.port}`, auth)).status).toBe(407);
+    }
+    expect(publicSite.hits('/page')).toBe(before);
+  });
+
+  it('listens on 127.0.0.1 only', () => {
+    expect(new URL(proxy.url).hostname).toBe('127.0.0.1');
+  });
+});
+
+describe('plain http requests', () => {
+  it('forwards to public hosts with the Host header kept and the proxy credentials dropped', async () => {
+    const answer = await viaProxy(`http://public.example:${publicSite.port}/page`, basic(guarded));
+    expect(answer).toEqual({ status: 200, body: `host=public.example:${publicSite.port} auth=none` });
+  });
+
+  it('refuses a name that resolves to a private address, and never connects', async () => {
+    const before = local.hits('/secret');
+    const url = `http://private.example:${local.port}/secret`;
+    const answer = await viaProxy(url, basic(guarded));
+    expect(answer.status).toBe(403);
+    expect(guarded.failureFor(url)).toEqual({
+      refused: true,
+      reason: 'resolves to 127.0.0.1, not a public internet address',
+    });
+    expect(local.hits('/secret')).toBe(before);
+  });
+
+  it('refuses private IP literals, IPv4-mapped IPv6 and odd IPv4 spellings', async () => {
+    for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '0x7f.1', '2130706433']) {
+      const url = `http://${host}:${local.port}/secret`;
+      expect((await viaProxy(url, basic(guarded))).status, host).toBe(403);
+      expect(guarded.failureFor(url)?.refused, host).toBe(true);
+    }
+    expect(local.hits('/secret')).toBe(0);
+  });
+
+  it('connects to the public address it checked, never to the private one in the same answer', async () => {
+    // A proxy of its own, so no kept-alive upstream socket from another test is reused.
+    const fresh = await BrowserProxy.start(network);
+    try {
+      dialed.length = 0;
+      const session = fresh.session({ allowPrivate: false });
+      const answer = await viaProxy(`http://mixed.example:${publicSite.port}/page`, basic(session), fresh);
+      expect(answer.status).toBe(200);
+      expect(dialed).toEqual([PUBLIC]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('lets private hosts through a session that allows them', async () => {
+    const answer = await viaProxy(`http://private.example:${local.port}/secret`, basic(open));
+    expect(answer).toEqual({ status: 200, body: 'internal' });
+  });
+
+  it('answers 502 and files the reason when the host cannot be reached', async () => {
+    const port = await closedPort('127.0.0.1');
+    const refusedUrl = `http://127.0.0.1:${port}/`;
+    expect((await viaProxy(refusedUrl, basic(open))).status).toBe(502);
+    expect(open.failureFor(refusedUrl)).toEqual({
+      refused: false,
+      reason: 'connection refused by 127.0.0.1',
+    });
+    const unknown = 'http://nowhere.example/';
+    expect((await viaProxy(unknown, basic(open))).status).toBe(502);
+    expect(open.failureFor(unknown)?.reason).toBe('DNS lookup failed for host nowhere.example');
+  });
+
+  it('refuses URLs that are not absolute http', async () => {
+    expect((await viaProxy('/relative', basic(open))).status).toBe(400);
+    expect((await viaProxy(`https://public.example:${publicSite.port}/page`, basic(open))).status).toBe(400);
+  });
+});
+
+describe('CONNECT tunnels', () => {
+  it('tunnels to a public host', async () => {
+    const answer = await tunnel(`public.example:${publicSite.port}`, basic(guarded));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe(`host=public.example:${publicSite.port} auth=none`);
+  });
+
+  it('refuses private names and literals, filing the reason under host and port', async () => {
+    const before = local.hits('/secret');
+    for (const host of ['private.example', '127.0.0.1', '[::1]', '169.254.169.254']) {
+      expect((await tunnel(`${host}:${local.port}`, basic(guarded))).status, host).toBe(403);
+    }
+    expect(guarded.failureFor(`https://private.example:${local.port}/x`)?.reason).toBe(
+      'resolves to 127.0.0.1, not a public internet address',
+    );
+    expect(guarded.failureFor(`wss://169.254.169.254:${local.port}/`)?.reason).toBe(
+      'points at 169.254.169.254, not a public internet address',
+    );
+    expect(local.hits('/secret')).toBe(before);
+  });
+
+  it('refuses malformed targets', async () => {
+    for (const target of ['public.example', 'public.example:0', 'user@public.example:443', 'a/b:443']) {
+      expect((await tunnel(target, basic(open))).status, target).toBe(400);
+    }
+  });
+});
+
+describe('sessions', () => {
+  it('closing a session closes its open tunnels', async () => {
+    const session = proxy.session({ allowPrivate: true });
+    const { port } = new URL(proxy.url);
+    const closed = new Promise<void>((resolve, reject) => {
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'CONNECT',
+        path: `127.0.0.2:${publicSite.port}`,
+        headers: { 'proxy-authorization': basic(session) },
+        agent: false,
+      });
+      req.on('connect', (res, socket) => {
+        expect(res.statusCode).toBe(200);
+        socket.on('close', () => resolve());
+        session.close();
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    await closed;
+  });
+
+  it('refuses WebSocket-style upgrades on plain requests (Chromium tunnels them with CONNECT)', async () => {
+    const { port } = new URL(proxy.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        path: `http://public.example:${publicSite.port}/ws`,
+        headers: { connection: 'Upgrade', upgrade: 'websocket', 'proxy-authorization': basic(open) },
+        agent: false,
+      });
+      req.on('response', (res) => resolve(res.statusCode ?? 0));
+      req.on('upgrade', (res, socket) => {
+        socket.destroy();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(501);
+    expect(publicSite.hits('/ws')).toBe(0);
+  });
+});

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useResource } from '@/components/api/client';
@@ -8,6 +7,7 @@ import type { A11yReport as A11yReportResponse } from '@/components/api/types';
 import { CutShortNotice, ReportPlaceholder } from '@/components/sites/report-parts';
 import { formatDateTime } from '@/components/ui/format';
 import { Alert } from '@/components/ui/surface';
+import { Tabs } from '@/components/ui/tabs';
 import type { A11yTrendPoint } from '@/lib/dashboard/a11y';
 import { A11yProgress } from './a11y-progress';
 import { A11ySummary } from './a11y-summary';
@@ -17,14 +17,6 @@ import { groupByRule } from './rule-groups';
 import { type FindingActions, RuleList } from './rule-list';
 import { ScoreTrend } from './score-trend';
 import { SuppressionList } from './suppression-list';
-
-const SECTIONS = [
-  { id: 'a11y-issues', label: 'Issues' },
-  { id: 'a11y-review', label: 'Needs review' },
-  { id: 'a11y-coverage', label: 'Coverage' },
-  { id: 'a11y-pages', label: 'Pages' },
-  { id: 'a11y-suppressions', label: 'Suppressions' },
-] as const;
 
 /**
  * The Accessibility tab: live render progress, then the latest scanning run's report (verdict,
@@ -90,7 +82,6 @@ export function A11yReport({
           trend={trend}
           violations={violations}
           review={review}
-          siteId={siteId}
         />
       )}
     </div>
@@ -104,7 +95,6 @@ function Loaded({
   trend,
   violations,
   review,
-  siteId,
 }: {
   report: A11yReportResponse;
   actions: FindingActions;
@@ -112,7 +102,6 @@ function Loaded({
   trend: A11yTrendPoint[];
   violations: ReturnType<typeof groupByRule>;
   review: ReturnType<typeof groupByRule>;
-  siteId: string;
 }) {
   const { run } = report;
   const violationCount = report.issues.filter((f) => f.type === 'violation').length;
@@ -137,64 +126,77 @@ function Loaded({
       </div>
 
       {trend.length > 0 ? (
-        <Part id="a11y-trend" title="Score over time">
+        <section aria-labelledby="a11y-trend-title">
+          <h3 id="a11y-trend-title" className="mb-3 text-base font-semibold text-zinc-900">
+            Score over time
+          </h3>
           <ScoreTrend points={trend} />
-        </Part>
+        </section>
       ) : null}
 
-      <nav aria-label="Accessibility report sections">
-        <ul className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
-          {SECTIONS.map((s) => (
-            <li key={s.id}>
-              <a href={`#${s.id}`} className="font-medium text-accent-700 hover:underline">
-                {s.label}
-              </a>
-            </li>
-          ))}
-          <li>
-            <Link href={`/sites/${siteId}/settings`} className="text-zinc-600 hover:underline">
-              Scan settings
-            </Link>
-          </li>
-        </ul>
-      </nav>
-
-      <Part
-        id="a11y-issues"
-        title={`Issues (${violations.length} ${violations.length === 1 ? 'rule' : 'rules'})`}
-      >
-        <RuleList groups={violations} kind="violation" actions={actions} />
-      </Part>
-      <Part
-        id="a11y-review"
-        title={`Needs review (${review.length} ${review.length === 1 ? 'rule' : 'rules'})`}
-      >
-        <p className="mb-3 text-sm text-zinc-600">
-          Checks axe could not decide, such as contrast over a background image. A person must look; they
-          never lower the score or break the verdict.
-        </p>
-        <RuleList groups={review} kind="incomplete" actions={actions} />
-      </Part>
-      <Part id="a11y-coverage" title="WCAG 2.2 coverage">
-        <CoverageMatrix report={report} actions={actions} viewerId={viewerId} />
-      </Part>
-      <Part id="a11y-pages" title="Pages">
-        <PageList report={report} />
-      </Part>
-      <Part id="a11y-suppressions" title="Suppressions">
-        <SuppressionList suppressions={report.suppressions} actions={actions} viewerId={viewerId} />
-      </Part>
+      <Tabs
+        label="Accessibility report views"
+        items={[
+          {
+            id: 'issues',
+            label: `Issues (${violations.length})`,
+            panel: (
+              <Part title="Issues by rule">
+                <RuleList groups={violations} kind="violation" actions={actions} />
+              </Part>
+            ),
+          },
+          {
+            id: 'review',
+            label: `Needs review (${review.length})`,
+            panel: (
+              <Part title="Needs review">
+                <p className="mb-3 text-sm text-zinc-600">
+                  Checks axe could not decide, such as text over a background image. A person must look; they
+                  never lower the score or break the verdict.
+                </p>
+                <RuleList groups={review} kind="incomplete" actions={actions} />
+              </Part>
+            ),
+          },
+          {
+            id: 'coverage',
+            label: 'Coverage',
+            panel: (
+              <Part title="WCAG 2.2 coverage">
+                <CoverageMatrix report={report} actions={actions} viewerId={viewerId} />
+              </Part>
+            ),
+          },
+          {
+            id: 'pages',
+            label: `Pages (${report.byPage.length})`,
+            panel: (
+              <Part title="Pages, worst first">
+                <PageList report={report} />
+              </Part>
+            ),
+          },
+          {
+            id: 'suppressions',
+            label: `Suppressions (${report.suppressions.length})`,
+            panel: (
+              <Part title="Suppressions">
+                <SuppressionList suppressions={report.suppressions} actions={actions} viewerId={viewerId} />
+              </Part>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }
 
-/** A report part with an anchor the section links jump to (focusable so the jump moves focus). */
-function Part({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+/** A report part: its h3 keeps the page outline whole under the tab's name. */
+function Part({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section id={id} aria-labelledby={`${id}-title`} tabIndex={-1} className="scroll-mt-4 outline-none">
-      <h3 id={`${id}-title`} className="mb-3 text-base font-semibold text-zinc-900">
-        {title}
-      </h3>
+    <section aria-label={title}>
+      <h3 className="mb-3 text-base font-semibold text-zinc-900">{title}</h3>
       {children}
     </section>
   );

@@ -1,8 +1,8 @@
+import type { ReactNode } from 'react';
 import type { A11yReport } from '@/components/api/types';
 import { cx } from '@/components/ui/cx';
 import { formatNumber } from '@/components/ui/format';
 import { Badge, Stat } from '@/components/ui/surface';
-import { Table, Td, Th } from '@/components/ui/table';
 
 const PRINCIPLES = ['Perceivable', 'Operable', 'Understandable', 'Robust'] as const;
 
@@ -67,58 +67,52 @@ export function A11ySummary({
         </span>
       </p>
       <div className="grid gap-4 lg:grid-cols-2">
-        <Table caption="Findings by WCAG principle" showCaption>
-          <thead>
-            <tr>
-              <Th>Principle</Th>
-              <Th className="text-right">Violations</Th>
-              <Th className="text-right">Needs review</Th>
-              <Th className="text-right">Pages</Th>
-            </tr>
-          </thead>
-          <tbody>
-            {PRINCIPLES.map((principle) => {
-              const row = summary.byPrinciple[principle] ?? { violations: 0, needsReview: 0, pages: 0 };
-              return (
-                <tr key={principle}>
-                  <Td>{principle}</Td>
-                  <Td className="text-right tabular-nums">{formatNumber(row.violations)}</Td>
-                  <Td className="text-right tabular-nums">{formatNumber(row.needsReview)}</Td>
-                  <Td className="text-right tabular-nums">{formatNumber(row.pages)}</Td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </Table>
-        <Table caption="Violations by standard" showCaption>
-          <thead>
-            <tr>
-              <Th>Standard</Th>
-              <Th className="text-right">Rules</Th>
-              <Th className="text-right">Occurrences</Th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <Td>EN 301 549</Td>
-              <Td className="text-right tabular-nums">{formatNumber(summary.compliance.en301549.rules)}</Td>
-              <Td className="text-right tabular-nums">
-                {formatNumber(summary.compliance.en301549.occurrences)}
-              </Td>
-            </tr>
-            <tr>
-              <Td>
-                Section 508
-                <span className="block text-xs text-zinc-600">WCAG 2.0 A and AA criteria</span>
-              </Td>
-              <Td className="text-right tabular-nums">{formatNumber(summary.compliance.section508.rules)}</Td>
-              <Td className="text-right tabular-nums">
-                {formatNumber(summary.compliance.section508.occurrences)}
-              </Td>
-            </tr>
-          </tbody>
-        </Table>
+        <Tally title="By WCAG principle">
+          {PRINCIPLES.map((principle) => {
+            const row = summary.byPrinciple[principle] ?? { violations: 0, needsReview: 0, pages: 0 };
+            return (
+              <TallyRow key={principle} name={principle}>
+                {plural(row.violations, 'violation')}, {formatNumber(row.needsReview)} to review,{' '}
+                {plural(row.pages, 'page')}
+              </TallyRow>
+            );
+          })}
+        </Tally>
+        <Tally title="Violations by standard">
+          <TallyRow name="EN 301 549">
+            {plural(summary.compliance.en301549.rules, 'rule')},{' '}
+            {plural(summary.compliance.en301549.occurrences, 'element')}
+          </TallyRow>
+          <TallyRow name="Section 508" note="WCAG 2.0 A and AA criteria">
+            {plural(summary.compliance.section508.rules, 'rule')},{' '}
+            {plural(summary.compliance.section508.occurrences, 'element')}
+          </TallyRow>
+        </Tally>
       </div>
+    </div>
+  );
+}
+
+const plural = (n: number, noun: string) => `${formatNumber(n)} ${n === 1 ? noun : `${noun}s`}`;
+
+/** A titled list of name/figures pairs that reflows on narrow screens instead of scrolling. */
+function Tally({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="rounded-lg border border-zinc-200 bg-white px-4 py-3 shadow-xs">
+      <h3 className="text-sm font-semibold text-zinc-900">{title}</h3>
+      <dl className="mt-2 divide-y divide-zinc-100">{children}</dl>
+    </div>
+  );
+}
+
+function TallyRow({ name, note, children }: { name: string; note?: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2 text-sm">
+      <dt className="font-medium text-zinc-800">
+        {name}
+        {note ? <span className="block text-xs font-normal text-zinc-600">{note}</span> : null}
+      </dt>
+      <dd className="text-zinc-700 tabular-nums">{children}</dd>
     </div>
   );
 }

@@ -6,7 +6,6 @@ import { ExternalLink } from '@/components/ui/external-link';
 import { SelectField, TextField } from '@/components/ui/field';
 import { formatNumber } from '@/components/ui/format';
 import { Badge, EmptyState } from '@/components/ui/surface';
-import { ActionsTh, Table, Td, Th } from '@/components/ui/table';
 import {
   filterRuleGroups,
   IMPACTS,
@@ -131,6 +130,7 @@ function RuleCard({ group, actions }: { group: RuleGroup; actions: FindingAction
   return (
     <FindingCard
       pageCount={group.pages.length}
+      defaultOpen={false}
       summary={`${group.pages.length === 1 ? '1 page' : `${formatNumber(group.pages.length)} pages`}, example elements`}
       header={
         <>
@@ -179,8 +179,8 @@ function RuleCard({ group, actions }: { group: RuleGroup; actions: FindingAction
       <ul className="space-y-4">
         {group.pages.map(({ finding, nodes }) => (
           <li key={finding.id} className="min-w-0">
-            <p className="text-sm font-medium break-all text-zinc-900">
-              <ExternalLink href={finding.page_url} className="text-accent-700 hover:underline">
+            <p className="text-sm font-medium text-zinc-900">
+              <ExternalLink href={finding.page_url} className="break-all text-accent-700 hover:underline">
                 {finding.page_url}
               </ExternalLink>{' '}
               <span className="font-normal text-zinc-600">
@@ -189,42 +189,36 @@ function RuleCard({ group, actions }: { group: RuleGroup; actions: FindingAction
               </span>
             </p>
             {nodes.length > 0 ? (
-              <Table caption={`${group.rule} on ${finding.page_url}: example elements`}>
-                <thead>
-                  <tr>
-                    <Th>Element</Th>
-                    <Th>What fails</Th>
-                    {actions.canManage ? <ActionsTh /> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {nodes.map((node) => (
-                    <tr key={node.selector}>
-                      <Td className="min-w-48">
-                        <code className="block font-mono text-xs break-all text-zinc-900">
-                          {node.selector}
-                        </code>
-                        {node.snippet ? (
-                          <pre className="mt-1 max-h-32 overflow-auto rounded bg-zinc-100 p-2 font-mono text-xs whitespace-pre-wrap break-all text-zinc-800">
-                            {node.snippet}
-                          </pre>
-                        ) : null}
-                      </Td>
-                      <Td className="min-w-48 text-xs whitespace-pre-line">{node.summary ?? '—'}</Td>
+              <ul
+                aria-label={`Example elements on ${finding.page_url}`}
+                className="mt-2 divide-y divide-zinc-200 rounded-md border border-zinc-200 bg-white"
+              >
+                {nodes.map((node) => (
+                  <li key={node.selector} className="min-w-0 px-3 py-2.5">
+                    <div className="flex flex-wrap items-start justify-between gap-2">
+                      <code className="min-w-0 font-mono text-xs break-all text-zinc-900">
+                        {node.selector}
+                      </code>
                       {actions.canManage ? (
-                        <Td className="text-right">
-                          <SuppressButton
-                            siteId={actions.siteId}
-                            target={{ rule: group.rule, selector: node.selector, pageUrl: finding.page_url }}
-                            label={`Suppress ${group.rule} at ${node.selector} on ${finding.page_url}`}
-                            onSuppressed={actions.onChanged}
-                          />
-                        </Td>
+                        <SuppressButton
+                          siteId={actions.siteId}
+                          target={{ rule: group.rule, selector: node.selector, pageUrl: finding.page_url }}
+                          label={`Suppress ${group.rule} at ${node.selector} on ${finding.page_url}`}
+                          onSuppressed={actions.onChanged}
+                        />
                       ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
+                    </div>
+                    {node.snippet ? (
+                      <pre className="mt-1.5 rounded bg-zinc-100 p-2 font-mono text-xs break-all whitespace-pre-wrap text-zinc-800">
+                        {node.snippet}
+                      </pre>
+                    ) : null}
+                    {node.summary ? (
+                      <p className="mt-1.5 text-xs whitespace-pre-line text-zinc-700">{node.summary}</p>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
             ) : (
               <p className="mt-1 text-xs text-zinc-600">No example element was kept for this page.</p>
             )}

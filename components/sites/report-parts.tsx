@@ -33,23 +33,26 @@ export function ReportPlaceholder({
 
 /**
  * One finding of a report: what is wrong, then the pages it affects behind a disclosure that starts
- * open while the list is short enough to scan.
+ * open while the list is short enough to scan (`defaultOpen` decides instead where each page's
+ * detail is long, as accessibility findings' example elements are).
  */
 export function FindingCard({
   header,
   summary,
   pageCount,
+  defaultOpen,
   children,
 }: {
   header: ReactNode;
   summary: ReactNode;
   pageCount: number;
+  defaultOpen?: boolean;
   children: ReactNode;
 }) {
   return (
     <li className="rounded-lg border border-zinc-200 bg-white shadow-xs">
       <div className="px-5 py-4">{header}</div>
-      <details className="border-t border-zinc-200 px-5 py-3" open={pageCount <= 3}>
+      <details className="border-t border-zinc-200 px-5 py-3" open={defaultOpen ?? pageCount <= 3}>
         <summary className="cursor-pointer text-sm font-medium text-zinc-800">{summary}</summary>
         <div className="mt-3">{children}</div>
       </details>

@@ -12,7 +12,9 @@ export function Table({
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs">
+    // `relative` keeps visually hidden text (absolutely positioned) inside the scroll box: a hidden
+    // "Actions" header in a column scrolled out of view would otherwise widen the whole page.
+    <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs">
       <table className="w-full border-collapse text-left text-sm">
         <caption
           className={showCaption ? 'px-4 py-3 text-left text-sm font-semibold text-zinc-900' : 'sr-only'}

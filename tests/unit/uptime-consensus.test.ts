@@ -13,6 +13,7 @@ import {
   type IncidentTracker,
   NO_INCIDENT,
 } from '@/lib/uptime/incident';
+import { applyRound, NEW_MONITOR } from '@/lib/uptime/round';
 import type { ProbeCause, Region, RegionResult } from '@/lib/uptime/types';
 
 function result(region: Region, failure: ProbeCause | null = null, totalMs = 100): RegionResult {
@@ -219,5 +220,39 @@ describe('certificateWarning', () => {
     ];
     expect(certificateWarning(now + 10 * day, now, sent)).toEqual({ send: 14, record: [14] });
     expect(certificateWarning(null, now, sent)).toEqual({ send: null, record: [] });
+  });
+});
+
+describe('applyRound', () => {
+  const day = 86_400_000;
+
+  it('carries status, incident and certificate warnings from round to round', () => {
+    const at = 1_800_000_000_000;
+    const expiresAt = at + 10 * day;
+    const withCert = (r: RegionResult) => ({ ...r, tlsCertExpiresAt: expiresAt });
+    const up = allUp().map(withCert);
+    // One region behind a CDN edge whose certificate lapses sooner: that one is judged.
+    const sooner = { ...result('oc'), tlsCertExpiresAt: at + 2 * day };
+
+    const first = applyRound(NEW_MONITOR, up, 10, at);
+    expect(first.state.status).toEqual({ status: 'up', statusSince: at });
+    expect(first.state.lastCheckedAt).toBe(at);
+    expect(first.events).toEqual([{ kind: 'certificate-expiring', expiresAt, days: 14 }]);
+
+    const again = applyRound(first.state, up, 10, at + 60_000);
+    expect(again.events).toEqual([]);
+
+    const down = [result('na', 'tls'), result('eu', 'tls'), result('as'), sooner];
+    const third = applyRound(again.state, down, 10, at + 120_000);
+    expect(third.events.map((e) => e.kind)).toEqual(['opened', 'certificate-expiring']);
+    expect(third.events[1]).toEqual({ kind: 'certificate-expiring', expiresAt: at + 2 * day, days: 3 });
+    expect(third.state.status).toEqual({ status: 'down', statusSince: at + 120_000 });
+
+    const silent = applyRound(third.state, [], 10, at + 180_000);
+    expect(silent).toEqual({
+      verdict: expect.objectContaining({ status: 'unknown' }),
+      state: third.state,
+      events: [],
+    });
   });
 });

@@ -1,5 +1,10 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe, probeOnce } from '@/lib/uptime/probe';
@@ -168,6 +173,53 @@ describe('certificates', () => {
       expect(result.phases.tlsMs).toBeGreaterThanOrEqual(0);
       // Refused before a single request byte was written.
       expect(result.phases.firstByteMs).toBeNull();
+    } finally {
+      server.close();
+    }
+  });
+
+  it('times the TLS handshake and reads the expiry of a trusted certificate', async () => {
+    // A CA of the test's own, trusted by a child process through NODE_EXTRA_CA_CERTS (read only
+    // at start-up), and a certificate it signed for localhost.
+    const ca = await selfsigned.generate([{ name: 'commonName', value: 'Sitewatch test CA' }], {
+      keySize: 2048,
+      algorithm: 'sha256',
+      extensions: [
+        { name: 'basicConstraints', cA: true, critical: true },
+        { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+      ],
+    });
+    const notAfter = new Date(seconds(Date.now() + 10 * 86_400_000));
+    const leaf = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
+      keySize: 2048,
+      algorithm: 'sha256',
+      notAfterDate: notAfter,
+      ca: { key: ca.private, cert: ca.cert },
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'sitewatch-ca-'));
+    writeFileSync(join(dir, 'ca.pem'), ca.cert);
+    const server = https.createServer({ key: leaf.private, cert: leaf.cert }, (_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { stdout } = await promisify(execFile)(
+        'node_modules/.bin/tsx',
+        ['tests/support/probe-child.ts', `https://localhost:${port}/`],
+        { env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') } },
+      );
+      const result = JSON.parse(stdout) as ProbeResult;
+      expect(result).toMatchObject({
+        ok: true,
+        status: 200,
+        cause: null,
+        tlsCertExpiresAt: notAfter.getTime(),
+      });
+      const { dnsMs, connectMs, tlsMs, firstByteMs } = result.phases;
+      for (const phase of [dnsMs, connectMs, tlsMs, firstByteMs]) expect(phase).toBeGreaterThanOrEqual(0);
+      expect((dnsMs ?? 0) + (connectMs ?? 0) + (tlsMs ?? 0) + (firstByteMs ?? 0)).toBeLessThanOrEqual(
+        result.totalMs,
+      );
     } finally {
       server.close();
     }

@@ -2,26 +2,18 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { useResource } from '@/components/api/client';
-import type { SiteStatus } from '@/components/api/types';
+import type { A11yLiveState, SiteStatus } from '@/components/api/types';
 import { formatNumber } from '@/components/ui/format';
 import { Badge } from '@/components/ui/surface';
 
 const POLL_MS = 2000;
-
-/** The status endpoint's live render state (issue 13: `a11yLive`, beside the crawl's `live`). */
-type A11yLive = {
-  state: 'idle' | 'rendering';
-  runId: string | null;
-  pagesRendered: number;
-  pagesTotal: number;
-};
 
 /**
  * Progress of a running render pass, polled from the status endpoint like the crawl panel polls
  * the crawl; nothing while no pass runs. When a pass ends, `onFinished` reloads the report.
  */
 export function A11yProgress({ siteId, onFinished }: { siteId: string; onFinished: () => Promise<void> }) {
-  const status = useResource<SiteStatus & { a11yLive?: A11yLive }>(`/v1/sites/${siteId}/status`);
+  const status = useResource<SiteStatus>(`/v1/sites/${siteId}/status`);
   const live = status.data?.a11yLive;
   const crawling = status.data !== undefined && status.data.live.state !== 'idle';
   const rendering = live?.state === 'rendering';
@@ -66,7 +58,7 @@ export function A11yProgress({ siteId, onFinished }: { siteId: string; onFinishe
   );
 }
 
-function RenderProgress({ live }: { live: A11yLive }) {
+function RenderProgress({ live }: { live: A11yLiveState }) {
   const total = Math.max(live.pagesTotal, live.pagesRendered);
   return (
     <div className="rounded-lg border border-zinc-200 bg-white px-5 py-4 shadow-xs">

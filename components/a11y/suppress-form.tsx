@@ -117,7 +117,7 @@ function SuppressForm({
     <form
       ref={form}
       onSubmit={submit}
-      className="mt-2 w-full max-w-xl space-y-3 rounded-md border border-zinc-300 bg-zinc-50 p-3 text-left"
+      className="mt-2 w-full max-w-xl basis-full space-y-3 rounded-md border border-zinc-300 bg-zinc-50 p-3 text-left"
     >
       <fieldset>
         <legend className="text-sm font-medium text-zinc-800">Suppress {target.rule}</legend>

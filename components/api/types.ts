@@ -14,6 +14,7 @@ import type { apiKeyView, keyWithSecretResponse, listKeysResponse } from '@/lib/
 import type { limitRequestView, orgQuotaResponse } from '@/lib/api/schemas/limits';
 import type { listMembersResponse, memberView } from '@/lib/api/schemas/members';
 import type {
+  a11yLiveStateSchema,
   brokenLinkReportResponse,
   brokenLinkSchema,
   crawlTriggerResponse,
@@ -29,6 +30,7 @@ import type {
 export type Site = z.output<typeof siteSchema>;
 export type Run = z.output<typeof runSchema>;
 export type LiveCrawlState = z.output<typeof liveCrawlStateSchema>;
+export type A11yLiveState = z.output<typeof a11yLiveStateSchema>;
 export type BrokenLink = z.output<typeof brokenLinkSchema>;
 export type Quota = z.output<typeof siteQuotaSchema>;
 

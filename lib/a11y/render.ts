@@ -17,12 +17,12 @@
  * navigation the proxy refused comes out `refused: <url> resolves to <address>, ...`; refused
  * subresources simply fail, as they would for a visitor whose network blocks them.
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { config } from '@/lib/config';
 import { type ProxySession, unreachableTargetReason } from '@/lib/net';
 import { parseUrl } from '@/lib/net/url';
 import { scannedPageFrom } from './axe-results';
+import { analyzePage } from './axe-run';
 import { BrowserHolder, renderUserAgent } from './browser';
 import { AXE_RUN_ONLY_TAGS } from './rules';
 import type { PageScan, UnscannedPage } from './scan';
@@ -240,7 +240,7 @@ async function renderPage(
     checkStillOnSite(page, target);
 
     phase = 'checking';
-    const results = await new AxeBuilder({ page }).withTags([...AXE_RUN_ONLY_TAGS]).analyze();
+    const results = await analyzePage(page, { runOnly: { type: 'tag', values: [...AXE_RUN_ONLY_TAGS] } });
     // A script may have navigated away while axe ran: the results would then be another page's.
     checkStillOnSite(page, target);
     return scannedPageFrom(url, results);

@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FRAME_SEPARATOR } from '@/lib/a11y/axe-results';
+import { FRAME_SEPARATOR, scannedPageFrom } from '@/lib/a11y/axe-results';
 import { BrowserHolder, launchChromium } from '@/lib/a11y/browser';
 import { renderPages } from '@/lib/a11y/render';
 import { AXE_RUN_ONLY_TAGS } from '@/lib/a11y/rules';
@@ -129,16 +129,22 @@ async function axeDirectly(url: string) {
       ].sort(),
       passes: results.passes.map((r) => r.id).sort(),
       inapplicable: results.inapplicable.map((r) => r.id).sort(),
+      // Every field the report keeps (help, help URL, impact, example nodes) as axe gave it here.
+      detail: byRule(scannedPageFrom(url, results).findings),
     };
   } finally {
     await context.close();
   }
 }
 
+const byRule = (findings: ScannedPage['findings']) =>
+  [...findings].sort((a, b) => `${a.rule} ${a.type}`.localeCompare(`${b.rule} ${b.type}`));
+
 const summary = (scan: ScannedPage) => ({
   findings: scan.findings.map((f) => `${f.rule} ${f.type} ${f.count}`).sort(),
   passes: [...scan.passes].sort(),
   inapplicable: [...scan.inapplicable].sort(),
+  detail: byRule(scan.findings),
 });
 
 const find = (scan: ScannedPage, rule: string, type = 'violation') =>

@@ -1,6 +1,7 @@
 /**
  * The only way out to the network. Crawler, link checks, uptime probes, webhooks and mail
- * providers all call `httpRequest` (one hop) or `fetchFollowing` (redirects followed by hand).
+ * providers all call `httpRequest` (one hop) or `fetchFollowing` (redirects followed by hand);
+ * the render pass's Chromium goes out through `BrowserProxy`. Module map: README.md.
  */
 export { isPublicAddress } from './address';
 export { closeDispatchers } from './dispatcher';

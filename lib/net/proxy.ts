@@ -38,6 +38,12 @@ import { parseUrl } from './url';
  * context, and the render pass runs a handful of contexts; past this, new connections are dropped.
  */
 export const MAX_PROXY_CONNECTIONS = 512;
+/**
+ * Sockets (client and upstream) one session may hold, so one hostile page cannot take the whole
+ * proxy from the pages rendered beside it. Chromium itself keeps a context to 32 proxy connections
+ * plus its WebSockets.
+ */
+export const MAX_SESSION_SOCKETS = 128;
 /** Request and response header block limit: generous for cookie-heavy sites, bounded for hostile ones. */
 export const MAX_HEADER_BYTES = 64 * 1024;
 /** Time to open the upstream TCP connection. */
@@ -201,10 +207,16 @@ export class BrowserProxy {
     return first.address;
   }
 
-  private track(session: Session, socket: Duplex): void {
-    if (session.sockets.has(socket)) return; // a keep-alive connection's next request
+  /** Counts a socket against its session; false (and the socket destroyed) past the cap. */
+  private track(session: Session, socket: Duplex): boolean {
+    if (session.sockets.has(socket)) return true; // a keep-alive connection's next request
+    if (session.sockets.size >= MAX_SESSION_SOCKETS) {
+      socket.destroy();
+      return false;
+    }
     session.sockets.add(socket);
     socket.once('close', () => session.sockets.delete(socket));
+    return true;
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
@@ -213,7 +225,7 @@ export class BrowserProxy {
       res.writeHead(407, { 'proxy-authenticate': REALM, 'content-length': 0 }).end();
       return;
     }
-    this.track(session, req.socket);
+    if (!this.track(session, req.socket)) return;
     const target = parseUrl(req.url ?? '');
     if (target?.protocol !== 'http:') {
       respondText(res, 400, 'only absolute http: URLs are forwarded (https: goes through CONNECT)');
@@ -280,7 +292,7 @@ export class BrowserProxy {
       endRaw(client, 407, 'Proxy Authentication Required', `Proxy-Authenticate: ${REALM}\r\n`);
       return;
     }
-    this.track(session, client);
+    if (!this.track(session, client)) return;
     const target = tunnelTarget(req.url ?? '');
     if (!target) {
       endRaw(client, 400, 'Bad Request');
@@ -296,7 +308,10 @@ export class BrowserProxy {
     this.resolve(target.hostname, session).then((address) => {
       if (client.destroyed) return;
       const upstream = this.network.connect(address, target.port);
-      this.track(session, upstream);
+      if (!this.track(session, upstream)) {
+        client.destroy();
+        return;
+      }
       let open = false;
       upstream.setTimeout(UPSTREAM_CONNECT_TIMEOUT_MS, () => {
         if (open) upstream.destroy();

@@ -1,4 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
+import net from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_SEPARATOR, scannedPageFrom } from '@/lib/a11y/axe-results';
@@ -6,6 +7,7 @@ import { BrowserHolder, launchChromium } from '@/lib/a11y/browser';
 import { renderPages } from '@/lib/a11y/render';
 import { AXE_RUN_ONLY_TAGS } from '@/lib/a11y/rules';
 import type { PageScan, ScannedPage } from '@/lib/a11y/scan';
+import type { ProxyNetwork } from '@/lib/net';
 import { hang, type RouteHandler, startServer, type TestServer } from '../support/http-server';
 
 /**
@@ -290,5 +292,106 @@ describe('pages that cannot be scanned', () => {
         reason: expect.stringContaining('must not point at a loopback address (127.0.0.1)'),
       },
     ]);
+  });
+});
+
+/**
+ * The proxy's stand-in network: `private.example` resolves to the site's 127.0.0.1 (a public-looking
+ * name with a private answer), `public.example` to a public address that is dialed at 127.0.0.2.
+ * Chromium cannot resolve either name itself, so a page that loads at all went through the proxy.
+ */
+const PUBLIC_ADDRESS = '93.184.215.14';
+const mappedNetwork: ProxyNetwork = {
+  async lookup(hostname) {
+    const answers: Record<string, string> = {
+      'private.example': '127.0.0.1',
+      'public.example': PUBLIC_ADDRESS,
+    };
+    const address = answers[hostname];
+    if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return [{ address, family: 4 }];
+  },
+  connect: (address, port) => net.connect({ host: address === PUBLIC_ADDRESS ? '127.0.0.2' : address, port }),
+};
+
+describe("the network guard (every request through lib/net's proxy)", () => {
+  let mapped: BrowserHolder;
+  const privateUrl = (path: string) => `http://private.example:${site.port}${path}`;
+  const publicUrl = (path: string) => `http://public.example:${other.port}${path}`;
+
+  beforeAll(() => {
+    mapped = new BrowserHolder(launchChromium, undefined, mappedNetwork);
+    site.route('/pixel.png', { headers: { 'content-type': 'image/png' }, body: '' });
+    site.route('/private-frame', page('<p>internal</p>'));
+    other.route('/to-private', { status: 302, headers: { location: privateUrl('/clean') } });
+    other.route(
+      '/reaches-private',
+      page(
+        `<h1>Public</h1><img src="${privateUrl('/pixel.png')}" alt=""><iframe title="x" src="${privateUrl('/private-frame')}"></iframe>`,
+      ),
+    );
+  });
+
+  afterAll(async () => {
+    await mapped?.close();
+  });
+
+  async function renderMapped(urls: string[], allowPrivate: boolean) {
+    const scans = new Map<string, PageScan>();
+    for await (const scan of renderPages(urls, { browsers: mapped, allowPrivate })) scans.set(scan.url, scan);
+    return scans;
+  }
+
+  it('refuses a page whose public-looking name resolves to a loopback address, without reaching it', async () => {
+    const before = site.hits('/clean');
+    const scans = await renderMapped([privateUrl('/clean')], false);
+    expect(scans.get(privateUrl('/clean'))).toEqual({
+      url: privateUrl('/clean'),
+      status: 'not-scanned',
+      reason: `refused: ${privateUrl('/clean')} resolves to 127.0.0.1, not a public internet address`,
+    });
+    expect(site.hits('/clean')).toBe(before);
+  });
+
+  it('refuses a redirect hop to a private address', async () => {
+    const before = site.hits('/clean');
+    const scans = await renderMapped([publicUrl('/to-private')], false);
+    expect(scans.get(publicUrl('/to-private'))).toMatchObject({
+      status: 'not-scanned',
+      reason: `refused: ${privateUrl('/clean')} resolves to 127.0.0.1, not a public internet address`,
+    });
+    expect(other.hits('/to-private')).toBeGreaterThan(0);
+    expect(site.hits('/clean')).toBe(before);
+  });
+
+  it('scans a public page while its requests to private addresses fail, and loads them when private is allowed', async () => {
+    const url = publicUrl('/reaches-private');
+    const refused = await renderMapped([url], false);
+    expect(scanned(refused.get(url)).passes).toContain('document-title');
+    expect(site.hits('/pixel.png')).toBe(0);
+    expect(site.hits('/private-frame')).toBe(0);
+
+    const allowed = await renderMapped([url, privateUrl('/violations')], true);
+    expect(scanned(allowed.get(url)).passes).toContain('document-title');
+    expect(find(scanned(allowed.get(privateUrl('/violations'))), 'image-alt')?.count).toBe(2);
+    expect(site.hits('/pixel.png')).toBeGreaterThan(0);
+    expect(site.hits('/private-frame')).toBeGreaterThan(0);
+  });
+
+  it('fails closed for a context opened without a proxy session', async () => {
+    const browser = await mapped.browser();
+    const context = await browser.newContext();
+    const before = site.hits('/clean');
+    try {
+      const p = await context.newPage();
+      const outcome = await p.goto(site.url('/clean')).then(
+        (response) => response?.status(),
+        (err: Error) => err.message,
+      );
+      expect(outcome === 407 || String(outcome).includes('ERR_'), String(outcome)).toBe(true);
+    } finally {
+      await context.close();
+    }
+    expect(site.hits('/clean')).toBe(before);
   });
 });

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import net from 'node:net';
+import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserProxy, type ProxyNetwork, type ProxySession } from '@/lib/net';
+import { MAX_SESSION_SOCKETS } from '@/lib/net/proxy';
 import { closedPort, startServer, type TestServer } from '@/tests/support/http-server';
 
 /**
@@ -246,6 +248,31 @@ describe('sessions', () => {
       req.end();
     });
     await closed;
+  });
+
+  it('holds one session to MAX_SESSION_SOCKETS sockets, client and upstream counted', async () => {
+    const session = proxy.session({ allowPrivate: true });
+    const { port } = new URL(proxy.url);
+    const openTunnel = (): Promise<Duplex | null> =>
+      new Promise((resolve) => {
+        const req = http.request({
+          host: '127.0.0.1',
+          port,
+          method: 'CONNECT',
+          path: `127.0.0.2:${publicSite.port}`,
+          headers: { 'proxy-authorization': basic(session) },
+          agent: false,
+        });
+        req.on('connect', (res, socket) => resolve(res.statusCode === 200 ? socket : null));
+        req.on('error', () => resolve(null));
+        req.end();
+      });
+    const tunnels: (Duplex | null)[] = [];
+    for (let i = 0; i < MAX_SESSION_SOCKETS / 2 + 3; i++) tunnels.push(await openTunnel());
+    expect(tunnels.filter(Boolean).length).toBe(MAX_SESSION_SOCKETS / 2);
+    // Another session is not affected by this one's cap.
+    expect((await tunnel(`127.0.0.2:${publicSite.port}`, basic(open))).status).toBe(200);
+    session.close();
   });
 
   it('refuses WebSocket-style upgrades on plain requests (Chromium tunnels them with CONNECT)', async () => {

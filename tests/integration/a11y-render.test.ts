@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import net from 'node:net';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_SEPARATOR, scannedPageFrom } from '@/lib/a11y/axe-results';

@@ -43,7 +43,37 @@ export const usageAllowanceReached = eventType('usage/allowance-reached', {
   }),
 });
 
-export const sitewatchEvents = [crawlRequested, crawlContinue, crawlFinalize, usageAllowanceReached] as const;
+/**
+ * A run's accessibility render pass is to be worked: a standalone `a11y` run was created, or a crawl
+ * was finalized with its pass chained (lib/a11y/pass.ts).
+ */
+export const a11yRequested = eventType('a11y/requested', {
+  schema: z.object({
+    siteId: z.string().min(1),
+    tenantId: z.string().min(1),
+    runId: z.string().min(1),
+  }),
+});
+
+/** The pass renders in bounded steps; one with more pages than an invocation re-enters here (and resumes). */
+export const a11yContinue = eventType('a11y/continue', {
+  schema: z.object({ runId: z.string().min(1) }),
+});
+
+/** Every page of the pass is rendered; store the run's counters and ledger row. */
+export const a11yFinalize = eventType('a11y/finalize', {
+  schema: z.object({ runId: z.string().min(1) }),
+});
+
+export const sitewatchEvents = [
+  crawlRequested,
+  crawlContinue,
+  crawlFinalize,
+  a11yRequested,
+  a11yContinue,
+  a11yFinalize,
+  usageAllowanceReached,
+] as const;
 
 type DeclaredEvent = (typeof sitewatchEvents)[number];
 

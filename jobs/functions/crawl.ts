@@ -1,3 +1,4 @@
+import { a11yEvents } from '@/jobs/a11y-events';
 import { crawlEvents } from '@/jobs/crawl-events';
 import { crawlContinue, crawlFinalize, crawlRequested } from '@/jobs/events';
 import { createFunction, onBoot } from '@/jobs/runtime';
@@ -73,8 +74,14 @@ export function createCrawlFunctions(tuning: Partial<EngineTuning> = {}) {
           siteId: run.site_id,
           state: run.state,
           startedAt: run.started_at,
+          // Sent whether or not this call finalized: a retry after the hand-over failed sends it again (deduplicated).
+          chainA11y: run.a11y_phase === 'seeding',
         };
       });
+      if (result?.chainA11y) {
+        const { tenantId, siteId } = result;
+        await step.run('chain-a11y', async () => a11yEvents.requested({ runId, siteId, tenantId }));
+      }
       if (result?.allowanceNotified) {
         await step.sendEvent('allowance-reached', {
           name: 'usage/allowance-reached',

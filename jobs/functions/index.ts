@@ -1,4 +1,5 @@
 import type { InngestFunction } from 'inngest';
+import { a11yFinalizeFunction, a11yRunFunction } from './a11y';
 import { crawlFinalizeFunction, crawlRunFunction } from './crawl';
 import { crawlSchedulerFunction } from './scheduler';
 
@@ -10,5 +11,7 @@ import { crawlSchedulerFunction } from './scheduler';
 export const functions: InngestFunction.Any[] = [
   crawlRunFunction,
   crawlFinalizeFunction,
+  a11yRunFunction,
+  a11yFinalizeFunction,
   crawlSchedulerFunction,
 ];

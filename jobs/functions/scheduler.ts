@@ -1,12 +1,16 @@
+import { a11yEvents } from '@/jobs/a11y-events';
 import { crawlEvents } from '@/jobs/crawl-events';
 import { createFunction } from '@/jobs/runtime';
+import { resumeInterruptedPasses, STALE_PASS_MS } from '@/lib/a11y/resume';
+import { runA11ySchedulerTick } from '@/lib/a11y/scheduler';
 import { resumeInterruptedCrawls, STALE_CRAWL_MS } from '@/lib/crawl/resume';
 import { runSchedulerTick } from '@/lib/crawl/scheduler';
 import { getDb } from '@/lib/db/client';
 
 /**
- * Every minute: start the crawls that are due, and resume crawls whose worker went silent (hosted
- * mode has no boot hook; a lost invocation is picked up here).
+ * Every minute: start the crawls and the standalone accessibility scans that are due, and resume
+ * crawls and render passes whose worker went silent (hosted mode has no boot hook; a lost
+ * invocation is picked up here).
  */
 export const crawlSchedulerFunction = createFunction(
   { id: 'crawl-scheduler', name: 'Start due crawls', retries: 1, triggers: [{ cron: '* * * * *' }] },
@@ -19,6 +23,12 @@ export const crawlSchedulerFunction = createFunction(
     const resumed = await step.run('resume-silent-crawls', async () =>
       resumeInterruptedCrawls(await getDb(), crawlEvents, { now, staleAfterMs: STALE_CRAWL_MS }),
     );
-    return { ...tick, resumed };
+    const a11y = await step.run('start-due-a11y-scans', async () =>
+      runA11ySchedulerTick(await getDb(), now, a11yEvents),
+    );
+    const resumedPasses = await step.run('resume-silent-a11y-passes', async () =>
+      resumeInterruptedPasses(await getDb(), a11yEvents, { now, staleAfterMs: STALE_PASS_MS }),
+    );
+    return { ...tick, resumed, a11y, resumedPasses };
   },
 );

@@ -1,8 +1,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { activePassOf } from '@/lib/db/active-pass';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { a11yPages, runs } from '@/lib/db/schema';
-import { activePassOf } from './pass-state';
 
 /**
  * The live state of a site's accessibility render pass, shaped like the live crawl state: `rendering`

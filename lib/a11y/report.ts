@@ -305,26 +305,66 @@ export async function getA11yReport(db: Db, principal: Principal, siteId: string
   };
 }
 
+/** The run's stored accessibility counters, as the report computes them. */
+export interface A11yRunCounters {
+  a11y_score: number | null;
+  a11y_critical: number;
+  a11y_serious: number;
+  a11y_moderate: number;
+  a11y_minor: number;
+  a11y_issue_count: number;
+  a11y_pages_scanned: number;
+}
+
 /**
- * Stores the latest run's score, impact counts and issue count as the report now computes them:
- * called after a suppression is added or removed and after excludePaths change. A site with no
- * stored results has nothing to recompute.
+ * A run's counters from its stored results with the site's suppressions and excludePaths applied:
+ * what the pass's finalization stores and what a suppression or excludePaths change recomputes, so
+ * the status and run resources agree with the report; `a11y_resolved` against the previous run with
+ * results.
+ */
+export async function a11yRunCounters(
+  db: Db,
+  site: Site,
+  run: Run,
+): Promise<A11yRunCounters & { a11y_resolved: number }> {
+  const isExcluded = compileExcludes(decodeList(site.exclude_paths));
+  const evaluation = await evaluateRun(db, site, run, isExcluded);
+  const previousRun = await latestA11yRun(db, site, { before: run, withResults: true });
+  const resolved = previousRun
+    ? resolvedSince(
+        (await evaluateRun(db, site, previousRun, isExcluded)).visible,
+        evaluation.visible,
+        new Set(evaluation.pages.map((p) => p.url)),
+      )
+    : 0;
+  return { ...countersOf(evaluation), a11y_resolved: resolved };
+}
+
+function countersOf(evaluation: RunEvaluation): A11yRunCounters {
+  const impacts = impactCounts(evaluation.visible);
+  return {
+    a11y_score: scoreSite(evaluation.pages),
+    a11y_critical: impacts.critical,
+    a11y_serious: impacts.serious,
+    a11y_moderate: impacts.moderate,
+    a11y_minor: impacts.minor,
+    a11y_issue_count: issueCount(evaluation.visible),
+    a11y_pages_scanned: evaluation.pages.length,
+  };
+}
+
+/**
+ * Stores the latest run's score, impact counts, issue count and pages scanned as the report now
+ * computes them: called after a suppression is added or removed and after excludePaths change. A
+ * site with no stored results has nothing to recompute.
  */
 export async function recomputeA11yRun(db: Db, site: Site): Promise<void> {
   const run = await latestA11yRun(db, site, { withResults: true });
   if (!run) return;
   const evaluation = await evaluateRun(db, site, run, compileExcludes(decodeList(site.exclude_paths)));
-  const impacts = impactCounts(evaluation.visible);
   await db
     .update(runs)
-    .set({
-      a11y_score: scoreSite(evaluation.pages),
-      a11y_critical: impacts.critical,
-      a11y_serious: impacts.serious,
-      a11y_moderate: impacts.moderate,
-      a11y_minor: impacts.minor,
-      a11y_issue_count: issueCount(evaluation.visible),
-    })
+    .set(countersOf(evaluation))
     .where(and(eq(runs.tenant_id, site.tenant_id), eq(runs.id, run.id)));
 }
 

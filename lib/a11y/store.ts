@@ -3,10 +3,12 @@
  * scanned with the reason) and a finding row per (page, rule, type), with the rule's WCAG
  * criteria, level, principle and standards filled from the rule metadata.
  *
- * Idempotent per (run, page): the page row is the marker. It is inserted with ON CONFLICT DO
- * NOTHING and a page's findings are written only when its row was new, in the same transaction,
- * so a batch done again after a crash neither duplicates rows nor mixes two renders of a page.
+ * Idempotent per (run, page): the page row is the marker. It is inserted, or turned from the
+ * `pending` row the pass seeded into this result, and a page's findings are written only when that
+ * happened, in the same transaction, so a batch done again after a crash neither duplicates rows
+ * nor mixes two renders of a page.
  */
+import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { a11yFindings, a11yPages } from '@/lib/db/schema/a11y';
 import { lookupAxeRule, type RuleLookup } from './rules';
@@ -26,6 +28,8 @@ export interface StoreTarget {
 export interface StoreResult {
   /** Pages written by this call (a page already stored for the run is skipped). */
   pagesStored: number;
+  /** Of those, pages scanned (the rest were recorded as not scanned). */
+  pagesScanned: number;
   findingsStored: number;
 }
 
@@ -75,7 +79,7 @@ export async function storePageScans(
   scans: readonly PageScan[],
   lookup: RuleLookup = lookupAxeRule,
 ): Promise<StoreResult> {
-  if (scans.length === 0) return { pagesStored: 0, findingsStored: 0 };
+  if (scans.length === 0) return { pagesStored: 0, pagesScanned: 0, findingsStored: 0 };
   const createdAt = Date.now();
   // The same URL twice in one batch would be one page: the first scan wins, as it would across batches.
   const byUrl = new Map<string, PageScan>();
@@ -98,15 +102,28 @@ export async function storePageScans(
             created_at: createdAt,
           })),
         )
-        .onConflictDoNothing({ target: [a11yPages.run_id, a11yPages.page_url] })
+        // A row seeded `pending` by the pass becomes this result once; a stored result is never replaced.
+        .onConflictDoUpdate({
+          target: [a11yPages.run_id, a11yPages.page_url],
+          set: {
+            status: sql`excluded.status`,
+            reason: sql`excluded.reason`,
+            passes: sql`excluded.passes`,
+            inapplicable: sql`excluded.inapplicable`,
+            created_at: sql`excluded.created_at`,
+          },
+          setWhere: sql`${a11yPages.status} = 'pending'`,
+        })
         .returning({ pageUrl: a11yPages.page_url });
       for (const row of rows) inserted.add(row.pageUrl);
     }
 
     const findings: FindingInsert[] = [];
+    let pagesScanned = 0;
     for (const url of inserted) {
       const scan = byUrl.get(url);
       if (scan?.status !== 'scanned') continue;
+      pagesScanned += 1;
       for (const finding of scan.findings) findings.push(findingRow(target, url, finding, createdAt, lookup));
     }
     for (const batch of chunks(findings, STORE_ROWS_PER_INSERT)) {
@@ -117,6 +134,6 @@ export async function storePageScans(
           target: [a11yFindings.run_id, a11yFindings.page_url, a11yFindings.rule, a11yFindings.type],
         });
     }
-    return { pagesStored: inserted.size, findingsStored: findings.length };
+    return { pagesStored: inserted.size, pagesScanned, findingsStored: findings.length };
   });
 }

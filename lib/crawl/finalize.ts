@@ -80,9 +80,20 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
       await tx.delete(seoReports).where(eq(seoReports.run_id, runId));
       const seo = settings.seoEnabled ? await writeRunSeo(tx, run, settings, now) : null;
 
+      const [site] = await queryRows<{ hostname: string; a11y_enabled: number }>(
+        tx,
+        sql`select hostname, a11y_enabled from sites where id = ${run.site_id}::uuid`,
+      );
+      // The render pass follows a completed crawl that asked for it while the app is still on. A
+      // chained crawl is completed here, so its broken-link results show while its pages render; the
+      // pass moves on in a11y_phase (lib/a11y/pass.ts). Not chained after all: no longer an a11y scan.
+      const chainA11y = run.chain_a11y === 1 && state === 'completed' && Number(site?.a11y_enabled) === 1;
       const [updated] = await tx
         .update(runs)
         .set({
+          chain_a11y: chainA11y ? 1 : 0,
+          a11y_phase: chainA11y ? 'seeding' : null,
+          a11y_pass: chainA11y ? { sourceRunId: runId } : null,
           state,
           phase: 'done',
           finished_at: now,
@@ -108,10 +119,6 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
         txn.rollback();
       }
 
-      const [site] = await queryRows<{ hostname: string }>(
-        tx,
-        sql`select hostname from sites where id = ${run.site_id}::uuid`,
-      );
       await tx
         .insert(usageLedger)
         .values({

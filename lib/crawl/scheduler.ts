@@ -1,10 +1,9 @@
 import { and, asc, eq, lte, or, sql } from 'drizzle-orm';
 import { billingPeriod } from '@/lib/billing/period';
 import { toOverageState } from '@/lib/billing/settings';
-import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { billingSettings, type Site, sites } from '@/lib/db/schema';
-import { crawlAllowanceColumns, crawlAllowanceLeft, pauseAtAllowance } from '@/lib/usage/allowance';
+import { crawlAllowanceColumns, crawlAllowanceLeft, pausedForPeriod } from '@/lib/usage/allowance';
 import type { CrawlEvents } from './events';
 import { startCrawl } from './run';
 
@@ -56,7 +55,8 @@ export async function runSchedulerTick(db: Db, now: number, events: CrawlEvents)
   const tick: SchedulerTick = { started: [], paused: [] };
   for (const { site, overage, pauseRow, pagesCrawled } of due) {
     const allowanceRemaining = crawlAllowanceLeft(toOverageState(overage), pagesCrawled);
-    if (await pausedNow(db, site, { pauseRow, allowanceRemaining, pagesCrawled }, period, now)) {
+    const state = { pauseRow, allowanceRemaining, used: pagesCrawled };
+    if (await pausedForPeriod(db, site, 'crawl', state, period, now)) {
       tick.paused.push(site.id);
       continue;
     }
@@ -72,33 +72,6 @@ export async function runSchedulerTick(db: Db, now: number, events: CrawlEvents)
     if (started) tick.started.push(run.id);
   }
   return tick;
-}
-
-/**
- * Paused for this month: a pause row (ignored while overage is on), or an allowance already used up
- * with overage off and no pause yet (overage was turned off again mid-month: pause-and-notify re-armed).
- */
-async function pausedNow(
-  db: Db,
-  site: Site,
-  allowance: { pauseRow: boolean; allowanceRemaining: number | null; pagesCrawled: number },
-  period: string,
-  now: number,
-): Promise<boolean> {
-  if (allowance.allowanceRemaining === null) return false;
-  if (allowance.pauseRow) return true;
-  if (allowance.allowanceRemaining > 0) return false;
-  await pauseAtAllowance(db, {
-    tenantId: site.tenant_id,
-    siteId: site.id,
-    hostname: site.hostname,
-    app: 'crawl',
-    period,
-    allowance: config().ALLOWANCE_PAGES_CRAWLED,
-    used: allowance.pagesCrawled,
-    now,
-  });
-  return true;
 }
 
 /** Moves the clock only if nobody else did since we read it: one start per due time. */

@@ -3,10 +3,11 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { billingPeriod, periodBounds } from '@/lib/billing/period';
 import { type OverageState, overageColumns, overageState } from '@/lib/billing/settings';
 import { config } from '@/lib/config';
+import { activePassOf } from '@/lib/db/active-pass';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { runningCrawlOf } from '@/lib/db/running-crawl';
-import { appPauses, runs, sites, usageLedger } from '@/lib/db/schema';
+import { a11yPages, appPauses, runs, sites, usageLedger } from '@/lib/db/schema';
 import { enqueueNotification } from '@/lib/notify/outbox';
 
 /**
@@ -79,6 +80,66 @@ export async function crawlAllowanceRemaining(
   return crawlAllowanceLeft(overage, used);
 }
 
+/**
+ * Pages rendered for a site in a period, as one SQL value: finished passes from the ledger plus the
+ * pages already rendered by passes still in progress that started in the period (their page rows
+ * turn from pending as they are stored), so a pass starting mid-month sees the whole month.
+ */
+export function pagesRenderedSql(
+  tenantId: string | AnyPgColumn,
+  siteId: string | AnyPgColumn,
+  period: string,
+  options: { excludeRunId?: string } = {},
+): SQL<number> {
+  const { start, end } = periodBounds(period);
+  const active = and(
+    activePassOf(tenantId, siteId),
+    gte(runs.started_at, start),
+    lt(runs.started_at, end),
+    options.excludeRunId === undefined ? undefined : ne(runs.id, options.excludeRunId),
+  );
+  const ledger = and(
+    eq(usageLedger.tenant_id, tenantId),
+    eq(usageLedger.site_id, siteId),
+    eq(usageLedger.billing_period, period),
+  );
+  return sql<number>`((select coalesce(sum(${usageLedger.pages_rendered}), 0) from ${usageLedger} where ${ledger})
+    + (select count(*) from ${a11yPages} join ${runs} on ${runs.id} = ${a11yPages.run_id}
+       where ${active} and ${a11yPages.status} <> 'pending'))`.mapWith(Number);
+}
+
+export async function pagesRenderedInPeriod(
+  db: Db,
+  tenantId: string,
+  siteId: string,
+  period: string,
+  options: { excludeRunId?: string } = {},
+): Promise<number> {
+  const [row] = await queryRows<{ pages: string | number }>(
+    db,
+    sql`select ${pagesRenderedSql(tenantId, siteId, period, options)} as pages`,
+  );
+  return Number(row?.pages ?? 0);
+}
+
+/** Pages a render pass starting now may render before the monthly allowance is used up; null with overage on. */
+export function renderAllowanceLeft(overage: OverageState, used: number): number | null {
+  return overage.enabled ? null : Math.max(0, config().ALLOWANCE_PAGES_RENDERED - used);
+}
+
+/** The same read for one site: null when overage is on. Never negative. */
+export async function renderAllowanceRemaining(
+  db: Db,
+  site: { tenant_id: string; id: string },
+  now: number,
+  options: { excludeRunId?: string } = {},
+): Promise<number | null> {
+  const overage = await overageState(db, site.tenant_id);
+  if (overage.enabled) return null;
+  const used = await pagesRenderedInPeriod(db, site.tenant_id, site.id, billingPeriod(now), options);
+  return renderAllowanceLeft(overage, used);
+}
+
 /** Whether a pause row holds the app in the period; it counts only with overage off. */
 function pauseRowOf(
   tenantId: string | AnyPgColumn,
@@ -104,6 +165,15 @@ export function crawlAllowanceColumns(period: string) {
     overage: overageColumns,
     pauseRow: sql<boolean>`exists (select 1 from ${appPauses} where ${pauseRowOf(sites.tenant_id, sites.id, 'crawl', period)})`,
     pagesCrawled: pagesCrawledSql(sites.tenant_id, sites.id, period),
+  };
+}
+
+/** The same for the accessibility scheduler: each due site's a11y pause and pages rendered this month. */
+export function renderAllowanceColumns(period: string) {
+  return {
+    overage: overageColumns,
+    pauseRow: sql<boolean>`exists (select 1 from ${appPauses} where ${pauseRowOf(sites.tenant_id, sites.id, 'a11y', period)})`,
+    pagesRendered: pagesRenderedSql(sites.tenant_id, sites.id, period),
   };
 }
 
@@ -167,4 +237,34 @@ export async function pauseAtAllowance(db: Db, reached: AllowanceReached): Promi
     },
     now: reached.now,
   });
+}
+
+/**
+ * A scheduler's pause decision for a due site: paused for this month when a pause row holds
+ * (ignored while overage is on), or when the allowance is already used up with overage off and no
+ * pause yet (overage was turned off again mid-month: pause-and-notify re-armed, so it pauses now).
+ */
+export async function pausedForPeriod(
+  db: Db,
+  site: { tenant_id: string; id: string; hostname: string },
+  app: PausableApp,
+  state: { pauseRow: boolean; allowanceRemaining: number | null; used: number },
+  period: string,
+  now: number,
+): Promise<boolean> {
+  if (state.allowanceRemaining === null) return false;
+  if (state.pauseRow) return true;
+  if (state.allowanceRemaining > 0) return false;
+  const c = config();
+  await pauseAtAllowance(db, {
+    tenantId: site.tenant_id,
+    siteId: site.id,
+    hostname: site.hostname,
+    app,
+    period,
+    allowance: app === 'crawl' ? c.ALLOWANCE_PAGES_CRAWLED : c.ALLOWANCE_PAGES_RENDERED,
+    used: state.used,
+    now,
+  });
+  return true;
 }

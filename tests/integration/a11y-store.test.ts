@@ -62,7 +62,7 @@ describe('storePageScans', () => {
   it('writes a page row per scan and findings with the rule metadata', async () => {
     const runId = await newRun();
     const result = await storePageScans(db, { tenantId: TENANT, runId }, SCANS);
-    expect(result).toEqual({ pagesStored: 2, findingsStored: 2 });
+    expect(result).toEqual({ pagesStored: 2, pagesScanned: 1, findingsStored: 2 });
 
     const pages = await db
       .select()
@@ -119,7 +119,7 @@ describe('storePageScans', () => {
     const runId = await newRun();
     await storePageScans(db, { tenantId: TENANT, runId }, SCANS);
     const again = await storePageScans(db, { tenantId: TENANT, runId }, SCANS);
-    expect(again).toEqual({ pagesStored: 0, findingsStored: 0 });
+    expect(again).toEqual({ pagesStored: 0, pagesScanned: 0, findingsStored: 0 });
     const pages = await db.select().from(a11yPages).where(eq(a11yPages.run_id, runId));
     const findings = await db.select().from(a11yFindings).where(eq(a11yFindings.run_id, runId));
     expect(pages).toHaveLength(2);
@@ -136,6 +136,46 @@ describe('storePageScans', () => {
         inapplicable: [],
       },
     ]);
-    expect(more).toEqual({ pagesStored: 1, findingsStored: 0 });
+    expect(more).toEqual({ pagesStored: 1, pagesScanned: 1, findingsStored: 0 });
+  });
+
+  it("turns the pass's pending rows into results once", async () => {
+    const runId = await newRun();
+    await db.insert(a11yPages).values(
+      SCANS.map((scan) => ({
+        run_id: runId,
+        tenant_id: TENANT,
+        page_url: scan.url,
+        status: 'pending' as const,
+        created_at: Date.now(),
+      })),
+    );
+    expect(await storePageScans(db, { tenantId: TENANT, runId }, SCANS)).toEqual({
+      pagesStored: 2,
+      pagesScanned: 1,
+      findingsStored: 2,
+    });
+    const slow = {
+      url: 'https://s.example/slow',
+      status: 'scanned' as const,
+      findings: [],
+      passes: [],
+      inapplicable: [],
+    };
+    expect(await storePageScans(db, { tenantId: TENANT, runId }, [slow])).toEqual({
+      pagesStored: 0,
+      pagesScanned: 0,
+      findingsStored: 0,
+    });
+    const pages = await db
+      .select()
+      .from(a11yPages)
+      .where(eq(a11yPages.run_id, runId))
+      .orderBy(asc(a11yPages.page_url));
+    expect(pages.map((p) => [p.status, p.passes])).toEqual([
+      ['scanned', ['html-has-lang', 'document-title']],
+      ['not-scanned', []],
+    ]);
+    expect(await db.select().from(a11yFindings).where(eq(a11yFindings.run_id, runId))).toHaveLength(2);
   });
 });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { invitations, organizations, users } from '@/lib/db/schema';
 import { isUuid } from '@/lib/db/uuid';
@@ -10,7 +10,11 @@ export type InvitationPreview = {
   organizationName: string;
   role: string;
   inviterEmail: string;
-  /** pending, accepted, rejected, canceled, or expired (pending past its deadline). */
+  /**
+   * pending, accepted, rejected, canceled, expired (pending past its deadline), or replaced
+   * (cancelled because the organization invited the same address again: the newer email's link is
+   * the one that works).
+   */
   status: string;
 };
 
@@ -32,6 +36,7 @@ export async function invitationPreview(
       role: invitations.role,
       status: invitations.status,
       expiresAt: invitations.expiresAt,
+      createdAt: invitations.createdAt,
       organizationId: organizations.id,
       organizationName: organizations.name,
       inviterEmail: users.email,
@@ -43,6 +48,7 @@ export async function invitationPreview(
     .limit(1);
   if (!row) return null;
   const expired = row.status === 'pending' && row.expiresAt.getTime() <= now;
+  const replaced = row.status === 'canceled' && (await hasNewerInvitation(db, row));
   return {
     id: row.id,
     email: row.email,
@@ -50,6 +56,25 @@ export async function invitationPreview(
     organizationName: row.organizationName,
     role: row.role ?? 'member',
     inviterEmail: row.inviterEmail,
-    status: expired ? 'expired' : row.status,
+    status: expired ? 'expired' : replaced ? 'replaced' : row.status,
   };
+}
+
+/** Whether the organization invited the same address again after this invitation. */
+async function hasNewerInvitation(
+  db: Db,
+  invitation: { organizationId: string; email: string; createdAt: Date },
+): Promise<boolean> {
+  const [newer] = await db
+    .select({ id: invitations.id })
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.organizationId, invitation.organizationId),
+        eq(sql`lower(${invitations.email})`, invitation.email.toLowerCase()),
+        gt(invitations.createdAt, invitation.createdAt),
+      ),
+    )
+    .limit(1);
+  return newer !== undefined;
 }

@@ -17,6 +17,8 @@ const STATUS_MESSAGES: Record<string, string> = {
   accepted: 'This invitation has already been accepted.',
   rejected: 'This invitation was declined.',
   canceled: 'This invitation was cancelled by the organization.',
+  replaced:
+    'A newer invitation to the same address replaced this link. Open the link in the most recent invitation email.',
   expired: 'This invitation has expired. Ask for a new one.',
 };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '@/lib/db/client';
 import { invitationPreview } from '@/lib/dashboard/invitation';
+import type { Db } from '@/lib/db/client';
 import { authGet, authPost, signIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 

@@ -1,6 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import { crawlEvents } from '@/jobs/crawl-events';
+import type { A11yEvents } from '@/lib/a11y/events';
+import { runA11ySchedulerTick } from '@/lib/a11y/scheduler';
 import { setOverage } from '@/lib/billing/settings';
 import { runSchedulerTick } from '@/lib/crawl/scheduler';
 import { isCompleteContext, loadDashboardContext } from '@/lib/dashboard/session';
@@ -82,6 +85,48 @@ describe('the scheduler tick', () => {
       expect(counting.queries()).toBeLessThanOrEqual(PER_TICK + PER_STARTED_SITE * N);
     },
   );
+});
+
+describe('the accessibility scheduler tick', () => {
+  // As the crawl's: one read of every due site (pause state, overage, month's pages rendered, a pass
+  // in progress, last completed crawl), then per started site its clock claim and its run.
+  const PER_STARTED_SITE = 2;
+  const PER_TICK = 1;
+  const noEvents: A11yEvents = { async requested() {}, async resumed() {} };
+
+  it('reads every due site with its pause state, usage and last crawl at once', async () => {
+    await setOverage(db, tenantId, false);
+    await db.delete(schema.runs);
+    await db.delete(schema.sites);
+    const N = 20;
+    const now = Date.now();
+    for (let i = 0; i < N; i++) {
+      const created = await call(sitesRoute.POST, {
+        path: '/api/v1/sites',
+        token,
+        body: { rootUrl: `http://127.0.0.${i + 1}:9/`, a11yEnabled: true },
+      });
+      expect(created.status).toBe(201);
+      const id = created.body.site.id as string;
+      await db
+        .update(schema.sites)
+        .set({ a11y_next_run_at: now - 60_000 })
+        .where(eq(schema.sites.id, id));
+      await db.insert(schema.runs).values({
+        site_id: id,
+        tenant_id: tenantId,
+        started_at: now - 3_600_000,
+        finished_at: now - 3_000_000,
+        state: 'completed',
+        kind: 'crawl',
+      });
+    }
+    const counting = await countingDb();
+    const tick = await runA11ySchedulerTick(counting.db, now, noEvents);
+    expect(tick.started).toHaveLength(N);
+    console.log(`query count: accessibility scheduler tick: ${counting.queries()} for ${N} due sites`);
+    expect(counting.queries()).toBeLessThanOrEqual(PER_TICK + PER_STARTED_SITE * N);
+  });
 });
 
 describe('a dashboard render', () => {

@@ -174,7 +174,11 @@ function LatestRunSummary({ status }: { status: SiteStatus }) {
             value={a11yRun?.a11y_score ?? '—'}
             hint={
               a11yRun?.a11y_score == null ? (
-                'Not scanned yet'
+                status.a11yLive.state === 'rendering' ? (
+                  'Scan in progress'
+                ) : (
+                  'No score yet'
+                )
               ) : (
                 <Link
                   href={`/sites/${status.site.id}/accessibility`}

@@ -1,7 +1,11 @@
 import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cx } from './cx';
+import { ScrollBox } from './scroll-box';
 
-/** A data table with a caption (visually hidden unless `showCaption`), scrolling horizontally when narrow. */
+/**
+ * A data table with a caption (visually hidden unless `showCaption`), scrolling horizontally when
+ * narrow; a string caption also names the scroll region keyboard users focus to scroll it.
+ */
 export function Table({
   caption,
   showCaption,
@@ -14,7 +18,10 @@ export function Table({
   return (
     // `relative` keeps visually hidden text (absolutely positioned) inside the scroll box: a hidden
     // "Actions" header in a column scrolled out of view would otherwise widen the whole page.
-    <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs">
+    <ScrollBox
+      label={typeof caption === 'string' ? caption : 'Table'}
+      className="relative rounded-lg border border-zinc-200 bg-white shadow-xs"
+    >
       <table className="w-full border-collapse text-left text-sm">
         <caption
           className={showCaption ? 'px-4 py-3 text-left text-sm font-semibold text-zinc-900' : 'sr-only'}
@@ -23,7 +30,7 @@ export function Table({
         </caption>
         {children}
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

@@ -13,25 +13,14 @@ import {
   clampConcurrency,
   MAX_PAGES_CEILING,
 } from '@/lib/sites/limits';
-import { parseRootUrl } from '@/lib/sites/root-url';
 import { pathId, strictBoolean, wholeNumber } from './common';
+import { parsedTargetUrl } from './target-url';
 
 /** Path `{id}` of a site; a malformed id is the same 404 as an invisible site. */
 export const siteIdParams = z.object({ id: pathId(siteNotFound) });
 
 /** `rootUrl`, checked and split into the stored URL and the crawl whitelist hostname. */
-const rootUrl = z
-  .string({
-    error: (issue) => (issue.input === undefined ? 'is required' : 'must be an http(s) URL string'),
-  })
-  .transform((raw, ctx) => {
-    const parsed = parseRootUrl(raw);
-    if (typeof parsed === 'string') {
-      ctx.addIssue({ code: 'custom', message: parsed, input: raw });
-      return z.NEVER;
-    }
-    return parsed;
-  });
+const rootUrl = parsedTargetUrl;
 
 /** A cadence within the ceiling; the floor is applied by the caller (creation and edit differ). */
 const cadenceMinutes = () =>

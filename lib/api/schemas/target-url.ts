@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { parseRootUrl } from '@/lib/sites/root-url';
 
 /**
- * A URL the service will call on the user's behalf (a monitor's URL, a webhook): checked by the
- * same rules as a site's root URL (absolute http(s), a host, no user:password, a host the service
- * could reach: `unreachableTargetReason`), and stored WHATWG-normalized without its fragment.
- * Path and query are kept: a monitor may watch `/health?deep=1`.
+ * A URL the service will call on the user's behalf, parsed by the root-URL rules (absolute
+ * http(s), a host, no user:password, a host the service could reach: `unreachableTargetReason`),
+ * WHATWG-normalized without its fragment: `{rootUrl, hostname}`. A site's `rootUrl` uses it as
+ * is; see `targetUrl` for everything else.
  */
-export const targetUrl = z
+export const parsedTargetUrl = z
   .string({
     error: (issue) => (issue.input === undefined ? 'is required' : 'must be an http(s) URL string'),
   })
@@ -17,5 +17,11 @@ export const targetUrl = z
       ctx.addIssue({ code: 'custom', message: parsed, input: raw });
       return z.NEVER;
     }
-    return parsed.rootUrl;
+    return parsed;
   });
+
+/**
+ * The normalized URL alone (a monitor's URL, a webhook). Path and query are kept: a monitor may
+ * watch `/health?deep=1`.
+ */
+export const targetUrl = parsedTargetUrl.transform((parsed) => parsed.rootUrl);

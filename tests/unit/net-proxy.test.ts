@@ -174,6 +174,28 @@ describe('plain http requests', () => {
     }
   });
 
+  it('resolves once per request and dials that answer: a rebinding DNS server gets no second look', async () => {
+    let lookups = 0;
+    const rebinding: ProxyNetwork = {
+      // Public on odd lookups, loopback on even ones, as a rebinding attacker's server answers.
+      lookup: async () => [{ address: ++lookups % 2 === 1 ? PUBLIC : '127.0.0.1', family: 4 }],
+      connect: network.connect,
+    };
+    const fresh = await BrowserProxy.start(rebinding);
+    try {
+      dialed.length = 0;
+      const session = fresh.session({ allowPrivate: false });
+      const url = `http://rebind.example:${publicSite.port}/page`;
+      expect((await viaProxy(url, basic(session), fresh)).status).toBe(200);
+      expect(lookups).toBe(1);
+      expect(dialed).toEqual([PUBLIC]);
+      expect((await viaProxy(url, basic(session), fresh)).status).toBe(403);
+      expect(dialed).toEqual([PUBLIC]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('lets private hosts through a session that allows them', async () => {
     const answer = await viaProxy(`http://private.example:${local.port}/secret`, basic(open));
     expect(answer).toEqual({ status: 200, body: 'internal' });

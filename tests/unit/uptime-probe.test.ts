@@ -31,6 +31,9 @@ beforeAll(async () => {
       res.end();
     },
     '/slow': hang,
+    // 600 ms each: either hop alone fits in a 1 s timeout, the two together do not.
+    '/slow-hop-1': { status: 302, headers: { location: '/slow-hop-2' }, delayMs: 600 },
+    '/slow-hop-2': { body: 'late', delayMs: 600 },
   });
 });
 
@@ -74,6 +77,12 @@ describe('probeOnce', () => {
     const result = await probeOnce(target(site.url('/slow'), 1));
     expect(result).toMatchObject({ ok: false, status: null, cause: 'timeout' });
     expect(result.error).toMatch(/timed out after 1 s/);
+  });
+
+  it('applies the timeout to the whole probe, every redirect hop included', async () => {
+    const result = await probeOnce(target(site.url('/slow-hop-1'), 1));
+    expect(result).toMatchObject({ ok: false, cause: 'timeout' });
+    expect(site.hits('/slow-hop-2')).toBe(1);
   });
 
   it('classifies 5xx and 4xx answers', async () => {

@@ -85,10 +85,10 @@ function viaProxy(url: string, auth?: string, through = proxy): Promise<{ status
   });
 }
 
-/** A CONNECT through the proxy; on 200, one HTTP request through the tunnel. */
-function tunnel(authority: string, auth?: string): Promise<{ status: number; body: string }> {
+/** A CONNECT through the proxy: its status and, on 200, the open tunnel (null when the proxy hung up). */
+function connectTo(authority: string, auth?: string): Promise<{ status: number; socket: Duplex | null }> {
   const { port } = new URL(proxy.url);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const req = http.request({
       host: '127.0.0.1',
       port,
@@ -98,21 +98,30 @@ function tunnel(authority: string, auth?: string): Promise<{ status: number; bod
       agent: false,
     });
     req.on('connect', (res, socket) => {
-      if (res.statusCode !== 200) {
-        socket.destroy();
-        resolve({ status: res.statusCode ?? 0, body: '' });
+      if (res.statusCode === 200) {
+        resolve({ status: 200, socket });
         return;
       }
-      let raw = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk) => {
-        raw += chunk;
-      });
-      socket.on('end', () => resolve({ status: 200, body: raw.slice(raw.indexOf('\r\n\r\n') + 4) }));
-      socket.write(`GET /page HTTP/1.1\r\nHost: ${authority}\r\nConnection: close\r\n\r\n`);
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, socket: null });
     });
-    req.on('error', reject);
+    req.on('error', () => resolve({ status: 0, socket: null }));
     req.end();
+  });
+}
+
+/** A CONNECT through the proxy; on 200, one HTTP request through the tunnel. */
+async function tunnel(authority: string, auth?: string): Promise<{ status: number; body: string }> {
+  const { status, socket } = await connectTo(authority, auth);
+  if (!socket) return { status, body: '' };
+  return new Promise((resolve) => {
+    let raw = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      raw += chunk;
+    });
+    socket.on('end', () => resolve({ status, body: raw.slice(raw.indexOf('\r\n\r\n') + 4) }));
+    socket.write(`GET /page HTTP/1.1\r\nHost: ${authority}\r\nConnection: close\r\n\r\n`);
   });
 }
 
@@ -251,47 +260,20 @@ describe('CONNECT tunnels', () => {
 describe('sessions', () => {
   it('closing a session closes its open tunnels', async () => {
     const session = proxy.session({ allowPrivate: true });
-    const { port } = new URL(proxy.url);
-    const closed = new Promise<void>((resolve, reject) => {
-      const req = http.request({
-        host: '127.0.0.1',
-        port,
-        method: 'CONNECT',
-        path: `127.0.0.2:${publicSite.port}`,
-        headers: { 'proxy-authorization': basic(session) },
-        agent: false,
-      });
-      req.on('connect', (res, socket) => {
-        expect(res.statusCode).toBe(200);
-        socket.on('close', () => resolve());
-        session.close();
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const { socket } = await connectTo(`127.0.0.2:${publicSite.port}`, basic(session));
+    if (!socket) throw new Error('the tunnel did not open');
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    session.close();
     await closed;
   });
 
   it('holds one session to MAX_SESSION_SOCKETS sockets, client and upstream counted', async () => {
     const session = proxy.session({ allowPrivate: true });
-    const { port } = new URL(proxy.url);
-    const openTunnel = (): Promise<Duplex | null> =>
-      new Promise((resolve) => {
-        const req = http.request({
-          host: '127.0.0.1',
-          port,
-          method: 'CONNECT',
-          path: `127.0.0.2:${publicSite.port}`,
-          headers: { 'proxy-authorization': basic(session) },
-          agent: false,
-        });
-        req.on('connect', (res, socket) => resolve(res.statusCode === 200 ? socket : null));
-        req.on('error', () => resolve(null));
-        req.end();
-      });
-    const tunnels: (Duplex | null)[] = [];
-    for (let i = 0; i < MAX_SESSION_SOCKETS / 2 + 3; i++) tunnels.push(await openTunnel());
-    expect(tunnels.filter(Boolean).length).toBe(MAX_SESSION_SOCKETS / 2);
+    let opened = 0;
+    for (let i = 0; i < MAX_SESSION_SOCKETS / 2 + 3; i++) {
+      if ((await connectTo(`127.0.0.2:${publicSite.port}`, basic(session))).socket) opened++;
+    }
+    expect(opened).toBe(MAX_SESSION_SOCKETS / 2);
     // Another session is not affected by this one's cap.
     expect((await tunnel(`127.0.0.2:${publicSite.port}`, basic(open))).status).toBe(200);
     session.close();

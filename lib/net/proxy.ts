@@ -265,6 +265,7 @@ export class BrowserProxy {
     });
     upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('idle'), { code: 'ETIMEDOUT' })));
     upstream.on('response', (answer) => {
+      session.failures.delete(key); // the host answered: an earlier failure no longer explains anything
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
       answer.pipe(res);
     });
@@ -320,6 +321,7 @@ export class BrowserProxy {
       });
       upstream.once('connect', () => {
         open = true;
+        session.failures.delete(key);
         upstream.setTimeout(PROXY_IDLE_TIMEOUT_MS);
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (head.length > 0) upstream.write(head);

@@ -8,9 +8,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * Header value `t=<ms since epoch>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, the shape Stripe
  * and Slack use: the timestamp is signed with the body, so an old request cannot be replayed
  * with a fresh timestamp. A request is accepted within `REPLAY_WINDOW_MS` of its timestamp, either
- * side (clocks of two hosts drift). Inside the window a captured request can be replayed; that
- * costs one extra probe of monitors already due, and the coordinator keeps one result per
- * (round, region), so nothing else changes. Pure functions: the caller passes the clock.
+ * side (clocks of two hosts drift). Inside the window a captured request can be replayed against
+ * the region it names (`batch.ts`); that costs one extra probe of monitors already due, and its
+ * answer goes to the replayer, never into the coordinator's round. Pure functions: the caller
+ * passes the clock.
  */
 export const SIGNATURE_HEADER = 'x-sitewatch-signature';
 export const REPLAY_WINDOW_MS = 5 * 60_000;

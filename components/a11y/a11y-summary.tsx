@@ -3,6 +3,8 @@ import type { A11yReport } from '@/components/api/types';
 import { cx } from '@/components/ui/cx';
 import { formatNumber } from '@/components/ui/format';
 import { Badge, Stat } from '@/components/ui/surface';
+import { IMPACTS } from './rule-groups';
+import { impactTone } from './rule-list';
 
 const PRINCIPLES = ['Perceivable', 'Operable', 'Understandable', 'Robust'] as const;
 
@@ -57,10 +59,11 @@ export function A11ySummary({
         />
       </dl>
       <p className="flex flex-wrap items-center gap-2 text-sm">
-        <Badge tone="danger">{summary.critical} critical</Badge>
-        <Badge tone="danger">{summary.serious} serious</Badge>
-        <Badge tone="warning">{summary.moderate} moderate</Badge>
-        <Badge>{summary.minor} minor</Badge>
+        {IMPACTS.map((impact) => (
+          <Badge key={impact} tone={summary[impact] > 0 ? impactTone[impact] : 'neutral'}>
+            {summary[impact]} {impact}
+          </Badge>
+        ))}
         <span className="text-zinc-600">
           and {formatNumber(needsReview)} {needsReview === 1 ? 'finding needs' : 'findings need'} review
           (never counted as failures)

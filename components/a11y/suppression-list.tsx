@@ -51,7 +51,7 @@ export function SuppressionList({
       <tbody>
         {suppressions.map((s) => (
           <tr key={s.id}>
-            <Td className="font-mono text-xs break-all">{s.rule}</Td>
+            <Td className="font-mono text-xs whitespace-nowrap">{s.rule}</Td>
             <Td className="min-w-48">
               <p>{scopeOf(s)}</p>
               {s.selector !== null ? (

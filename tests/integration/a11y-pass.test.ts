@@ -303,6 +303,10 @@ describe('a standalone scan on the accessibility clock', () => {
   it('does not start a scan while a pass of the site is rendering', async () => {
     const events = recordingEvents();
     const { run } = await startA11yRun(db, await loadSite(), { trigger: 'manual', events });
+    // A second start while it runs gets the running one back.
+    const again = await startA11yRun(db, await loadSite(), { trigger: 'manual', events });
+    expect(again).toMatchObject({ started: false, run: { id: run.id } });
+    expect(events.requested_).toEqual([run.id]);
     await db
       .update(sites)
       .set({ a11y_next_run_at: Date.now() - MIN })

@@ -48,6 +48,23 @@ test('register a site', async ({ page }) => {
   await expectNoAxeViolations(page, 'sites list (with a site)');
 });
 
+test('accessibility tab while the app is off explains it and leads to the settings', async ({ page }) => {
+  await page.goto('/sites');
+  await page.getByRole('link', { name: SITE_HOST }).click();
+  await page
+    .getByRole('navigation', { name: 'Site sections' })
+    .getByRole('link', { name: 'Accessibility' })
+    .click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Accessibility' })).toBeVisible();
+  await expect(page.getByText('The Accessibility app is off for this site')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Turn it on in settings' })).toHaveAttribute(
+    'href',
+    /\/sites\/[0-9a-f-]{36}\/settings$/,
+  );
+  await snap(page, 'site-accessibility-off');
+  await expectNoAxeViolations(page, 'site accessibility (app off)');
+});
+
 test('site page: overview, broken links, SEO and settings tabs', async ({ page }) => {
   await page.goto('/sites');
   await page.getByRole('link', { name: SITE_HOST }).click();
@@ -83,6 +100,21 @@ test('site page: overview, broken links, SEO and settings tabs', async ({ page }
   await page.reload();
   await expect(page.getByLabel('Exclude paths')).toHaveValue('/private/**\n/search*');
   await expect(page.getByRole('checkbox', { name: 'Accessibility' })).toBeChecked();
+});
+
+test('accessibility tab with the app on and no scan yet', async ({ page }) => {
+  await page.goto('/sites');
+  await page.getByRole('link', { name: SITE_HOST }).click();
+  await page
+    .getByRole('navigation', { name: 'Site sections' })
+    .getByRole('link', { name: 'Accessibility' })
+    .click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Accessibility' })).toBeVisible();
+  // The e2e server cannot reach the site, so no render pass ever stores a page: the report is a 404.
+  await expect(page.getByText('Not scanned yet')).toBeVisible();
+  await settled(page);
+  await snap(page, 'site-accessibility-empty');
+  await expectNoAxeViolations(page, 'site accessibility (not scanned yet)');
 });
 
 test('create an API key, see its secret once, and call /v1/sites with it', async ({ page, baseURL }) => {

@@ -1,14 +1,15 @@
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
-import { type BrokenLink, brokenLinks, type Run, runs, type Site, seoReports } from '@/lib/db/schema';
+import { type BrokenLink, brokenLinks, type Run, seoReports } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
 import { isSeoCheckId, isSeoImpact, type SeoIssue } from '@/lib/seo/checks';
 import { buildSeoReport, type SeoReport } from '@/lib/seo/report';
 import { scoreSeo } from '@/lib/seo/score';
 import { getVisibleSite } from '@/lib/sites/access';
 import { decodeList, type RunResource, runResource } from '@/lib/sites/resource';
+import { brokenTargetChanges, previousCompletedRun, reportRun, seoIssueChanges } from './history';
 import { compileExcludes, type PathMatcher } from './url';
 
 /** The Broken link resource exactly as the spec lists it. */
@@ -32,30 +33,19 @@ export function brokenLinkResource(b: BrokenLink) {
 }
 export type BrokenLinkResource = ReturnType<typeof brokenLinkResource>;
 
+/** What changed since the previous completed crawl (null id and empty lists when there is none). */
+export interface BrokenTargetChanges {
+  previousRunId: string | null;
+  /** Broken targets of this report that the previous run did not report broken. */
+  newTargets: string[];
+  /** Targets the previous run reported broken that this run does not. */
+  fixedTargets: string[];
+}
+
 export interface BrokenLinkReport {
   run: RunResource;
   brokenLinks: BrokenLinkResource[];
-}
-
-/**
- * The run a report describes: the latest finished crawl, or the running one when none finished yet
- * (its rows appear when it finalizes).
- */
-export async function latestReportRun(db: Db, site: Site): Promise<Run | undefined> {
-  const crawlsOfSite = and(
-    eq(runs.tenant_id, site.tenant_id),
-    eq(runs.site_id, site.id),
-    eq(runs.kind, 'crawl'),
-  );
-  const [finished] = await db
-    .select()
-    .from(runs)
-    .where(and(crawlsOfSite, ne(runs.state, 'running')))
-    .orderBy(desc(runs.started_at))
-    .limit(1);
-  if (finished) return finished;
-  const [running] = await db.select().from(runs).where(crawlsOfSite).orderBy(desc(runs.started_at)).limit(1);
-  return running;
+  sincePreviousRun: BrokenTargetChanges;
 }
 
 /** Plain code-unit order: the same on every database collation. */
@@ -70,20 +60,21 @@ function excludedRow(
 }
 
 /**
- * GET /v1/sites/{id}/report: one row per (broken target, linking page), ordered by target then
- * source. The site's current excludePaths apply retroactively, to the rows and to the headline
- * counts, which are recomputed from the rows shown.
+ * GET /v1/sites/{id}/report (the latest crawl) and /runs/{runId}/report (that crawl): one row per
+ * (broken target, linking page), ordered by target then source. The site's current excludePaths
+ * apply retroactively, to the rows, the headline counts (recomputed from the rows shown) and the
+ * comparison with the previous run.
  */
 export async function getBrokenLinkReport(
   db: Db,
   principal: Principal,
   siteId: string,
+  runId?: string,
 ): Promise<BrokenLinkReport> {
   const site = await getVisibleSite(db, principal, siteId);
   if (site.scanner_enabled !== 1)
     throw new NotFoundError('the Broken Links app is not enabled for this site');
-  const run = await latestReportRun(db, site);
-  if (!run) throw new NotFoundError('no crawl has run on this site yet');
+  const run = await reportRun(db, site, runId);
 
   const isExcluded = compileExcludes(decodeList(site.exclude_paths));
   const rows = (
@@ -112,7 +103,44 @@ export async function getBrokenLinkReport(
       external_broken: external.size,
     },
     brokenLinks: rows.map(brokenLinkResource),
+    sincePreviousRun: await brokenTargetsSincePrevious(db, run, isExcluded),
   };
+}
+
+/** New and fixed broken targets against the previous completed crawl, after the current exclusions. */
+async function brokenTargetsSincePrevious(
+  db: Db,
+  run: Run,
+  isExcluded: PathMatcher,
+): Promise<BrokenTargetChanges> {
+  const previous = await previousCompletedRun(db, run);
+  if (!previous) return { previousRunId: null, newTargets: [], fixedTargets: [] };
+  const newTargets = new Set<string>();
+  const fixedTargets = new Set<string>();
+  for (const row of await brokenTargetChanges(db, run.tenant_id, run.id, previous.id)) {
+    if (excludedRow(isExcluded, row)) continue;
+    (row.side === 'new' ? newTargets : fixedTargets).add(row.target_url);
+  }
+  return {
+    previousRunId: previous.id,
+    newTargets: [...newTargets].sort(byText),
+    fixedTargets: [...fixedTargets].sort(byText),
+  };
+}
+
+/** An SEO issue's identity across runs: the check failing on the page. */
+export interface SeoIssueKey {
+  check: SeoIssue['check'];
+  pageUrl: string;
+}
+
+/** SEO issues that appeared and went away since the previous completed crawl. */
+export interface SeoIssueChanges {
+  previousRunId: string | null;
+  /** Issues of this report that the previous run did not have, by page then check. */
+  newIssues: SeoIssueKey[];
+  /** Issues of the previous run that this run does not have, by page then check. */
+  fixedIssues: SeoIssueKey[];
 }
 
 export interface SeoReportResponse extends SeoReport {
@@ -120,17 +148,23 @@ export interface SeoReportResponse extends SeoReport {
   /** Score and pages scanned after the site's current excludePaths (equal to the run's without exclusions). */
   score: number | null;
   pagesScanned: number;
+  sincePreviousRun: SeoIssueChanges;
 }
 
 /**
- * GET /v1/sites/{id}/seo-report: the latest crawl's SEO issues grouped by check (lib/seo/report),
- * with pages now excluded by excludePaths left out and the score recomputed without them.
+ * GET /v1/sites/{id}/seo-report (the latest crawl) and /runs/{runId}/seo-report (that crawl): SEO
+ * issues grouped by check (lib/seo/report), with pages now excluded by excludePaths left out and the
+ * score recomputed without them.
  */
-export async function getSeoReport(db: Db, principal: Principal, siteId: string): Promise<SeoReportResponse> {
+export async function getSeoReport(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  runId?: string,
+): Promise<SeoReportResponse> {
   const site = await getVisibleSite(db, principal, siteId);
   if (site.seo_enabled !== 1) throw new NotFoundError('the SEO app is not enabled for this site');
-  const run = await latestReportRun(db, site);
-  if (!run) throw new NotFoundError('no crawl has run on this site yet');
+  const run = await reportRun(db, site, runId);
 
   const isExcluded = compileExcludes(decodeList(site.exclude_paths));
   const parts = await db
@@ -155,7 +189,30 @@ export async function getSeoReport(db: Db, principal: Principal, siteId: string)
     pagesScanned = await scannedPagesNotExcluded(db, run.id, isExcluded, run.seo_pages_scanned);
     score = scoreSeo(issues, pagesScanned).score;
   }
-  return { run: runResource(run), score, pagesScanned, ...buildSeoReport(issues) };
+  return {
+    run: runResource(run),
+    score,
+    pagesScanned,
+    ...buildSeoReport(issues),
+    sincePreviousRun: await seoIssuesSincePrevious(db, run, isExcluded),
+  };
+}
+
+/** New and fixed SEO issues against the previous completed crawl, on pages not excluded now. */
+async function seoIssuesSincePrevious(db: Db, run: Run, isExcluded: PathMatcher): Promise<SeoIssueChanges> {
+  const previous = await previousCompletedRun(db, run);
+  const changes: SeoIssueChanges = { previousRunId: previous?.id ?? null, newIssues: [], fixedIssues: [] };
+  if (!previous) return changes;
+  const rows = await seoIssueChanges(db, run.tenant_id, run.id, previous.id);
+  rows.sort((a, b) => byText(a.page_url, b.page_url) || byText(a.check_id, b.check_id));
+  for (const row of rows) {
+    if (isExcluded(row.page_url) || !isSeoCheckId(row.check_id)) continue;
+    (row.side === 'new' ? changes.newIssues : changes.fixedIssues).push({
+      check: row.check_id,
+      pageUrl: row.page_url,
+    });
+  }
+  return changes;
 }
 
 /** Pages of the run with SEO facts, minus the now-excluded ones (the latest run keeps its frontier). */

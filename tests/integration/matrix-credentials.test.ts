@@ -14,14 +14,19 @@ import * as a11yReportRoute from '@/app/api/v1/sites/[id]/a11y-report/route';
 import * as a11ySuppressionRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/[suppressionId]/route';
 import * as a11ySuppressionsRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
 import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
+import * as pagesRoute from '@/app/api/v1/sites/[id]/pages/route';
 import * as siteRoute from '@/app/api/v1/sites/[id]/route';
+import * as runPagesRoute from '@/app/api/v1/sites/[id]/runs/[runId]/pages/route';
+import * as runReportRoute from '@/app/api/v1/sites/[id]/runs/[runId]/report/route';
+import * as runSeoReportRoute from '@/app/api/v1/sites/[id]/runs/[runId]/seo-report/route';
+import * as runsRoute from '@/app/api/v1/sites/[id]/runs/route';
 import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
 import * as siteUsageRoute from '@/app/api/v1/sites/[id]/usage/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import * as usageRoute from '@/app/api/v1/usage/route';
 import { storePageScans } from '@/lib/a11y/store';
 import type { Db } from '@/lib/db/client';
-import { apiKeys, runs } from '@/lib/db/schema';
+import { apiKeys, crawlUrls, runs, sites } from '@/lib/db/schema';
 import { useTestDatabase } from '../support/db';
 import { addMember, call, signInOwner } from '../support/http';
 
@@ -57,6 +62,16 @@ const MATRIX = `
   GET    /sites/{granted}/usage    | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{granted}/a11y-report | 200 | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{other}/a11y-report | 200  | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/runs     | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/runs       | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/pages    | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/pages      | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/runs/{crawl}/report | 200 | 200 | 404 | 200     | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/runs/{crawl}/report | 200 | 200 | 404  | 404       | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/runs/{crawl}/seo-report | 200 | 200 | 404 | 200 | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/runs/{crawl}/seo-report | 200 | 200 | 404 | 404   | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/runs/{crawl}/pages | 200 | 200 | 404 | 200      | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/runs/{crawl}/pages | 200 | 200  | 404  | 404       | 404          | 200 | 404        | 401         | 401         | 401
   PUT    /sites/{granted}/a11y-manual-checks | 200 | 200 | 404 | 403      | 403          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{granted}/a11y-suppressions | 200 | 200 | 404 | 200       | 200          | 200 | 200        | 401         | 401         | 401
   POST   /sites/{granted}/a11y-suppressions | 201 | 201 | 404 | 403       | 403          | 201 | 201        | 401         | 401         | 401
@@ -135,6 +150,23 @@ const site =
   (suffix = '') =>
   (id: string) =>
     `/api/v1/sites/${id}${suffix}`;
+
+/** The crawl run stored for each fixture site (beforeAll), by site id. */
+const crawlRunOf: Record<string, string> = {};
+/** GET /sites/{site}/runs/{its crawl}/<report>, on the granted site and on the other one. */
+const perRun = (report: string, handler: Handler): Record<string, MatrixRequest> =>
+  Object.fromEntries(
+    (['granted', 'other'] as const).map((which) => [
+      `GET /sites/{${which}}/runs/{crawl}/${report}`,
+      {
+        handler,
+        method: 'GET',
+        target: (f: Fixture) => f[which],
+        params: (siteId: string) => ({ id: siteId, runId: crawlRunOf[siteId]! }),
+        path: (siteId: string) => `/api/v1/sites/${siteId}/runs/${crawlRunOf[siteId]}/${report}`,
+      },
+    ]),
+  );
 
 /** What each row label of MATRIX sends. */
 const REQUESTS: Record<string, MatrixRequest> = {
@@ -218,6 +250,37 @@ const REQUESTS: Record<string, MatrixRequest> = {
     params: 'id',
     path: site('/a11y-report'),
   },
+  'GET /sites/{granted}/runs': {
+    handler: runsRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/runs'),
+  },
+  'GET /sites/{other}/runs': {
+    handler: runsRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site('/runs'),
+  },
+  'GET /sites/{granted}/pages': {
+    handler: pagesRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/pages'),
+  },
+  'GET /sites/{other}/pages': {
+    handler: pagesRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site('/pages'),
+  },
+  ...perRun('report', runReportRoute.GET),
+  ...perRun('seo-report', runSeoReportRoute.GET),
+  ...perRun('pages', runPagesRoute.GET),
   'PUT /sites/{granted}/a11y-manual-checks': {
     handler: a11yManualChecksRoute.PUT,
     method: 'PUT',
@@ -410,6 +473,31 @@ beforeAll(async () => {
     none: {},
   });
   fixture = { granted, other, spareMemberId: spare.memberId };
+  // Both sites have a completed crawl with a crawled page and the SEO app on, so a report's or the
+  // pages list's 200 or 404 is about the caller.
+  for (const siteId of [granted, other]) {
+    await db.update(sites).set({ seo_enabled: 1 }).where(eq(sites.id, siteId));
+    const [crawl] = await db
+      .insert(runs)
+      .values({
+        site_id: siteId,
+        tenant_id: tenantId,
+        started_at: Date.now() - 1000,
+        state: 'completed',
+        kind: 'crawl',
+      })
+      .returning({ id: runs.id });
+    crawlRunOf[siteId] = crawl!.id;
+    await db.insert(crawlUrls).values({
+      run_id: crawl!.id,
+      url: 'https://matrix.example/',
+      kind: 'internal',
+      state: 'done',
+      verdict: 'ok',
+      status_code: 200,
+      is_page: 1,
+    });
+  }
   // Both sites have stored accessibility results, so a report's 200 or 404 is about the caller.
   for (const siteId of [granted, other]) {
     const [run] = await db

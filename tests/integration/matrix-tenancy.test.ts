@@ -38,6 +38,8 @@ type TenantA = {
   memberId: string;
   memberEmail: string;
   suppressionId: string;
+  /** A completed crawl of A's site, with a crawled page. */
+  runId: string;
 };
 
 type Sample = {
@@ -55,6 +57,7 @@ type Sample = {
 };
 
 const site = (a: TenantA) => ({ id: a.siteId });
+const siteRun = (a: TenantA) => ({ id: a.siteId, runId: a.runId });
 /** The catch-all answers 404 to any path, whoever asks. */
 const unmatched = (withBody: boolean): Sample => ({
   params: (a) => ({ unknown: ['sites', a.siteId, 'no-such-thing'] }),
@@ -90,6 +93,11 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
   '/v1/sites/[id]/status': { GET: { params: site } },
   '/v1/sites/[id]/report': { GET: { params: site } },
   '/v1/sites/[id]/seo-report': { GET: { params: site } },
+  '/v1/sites/[id]/pages': { GET: { params: site } },
+  '/v1/sites/[id]/runs': { GET: { params: site } },
+  '/v1/sites/[id]/runs/[runId]/report': { GET: { params: siteRun } },
+  '/v1/sites/[id]/runs/[runId]/seo-report': { GET: { params: siteRun } },
+  '/v1/sites/[id]/runs/[runId]/pages': { GET: { params: siteRun } },
   '/v1/sites/[id]/usage': { GET: { params: site } },
   '/v1/sites/[id]/a11y-report': { GET: { params: site } },
   '/v1/sites/[id]/a11y-manual-checks': {
@@ -243,6 +251,26 @@ beforeAll(async () => {
     body: { rule: 'region' },
   });
   expect(suppression.status).toBe(201);
+  // A's site has a completed crawl, so its reports and pages would answer 200 to A.
+  const [run] = await db
+    .insert(schema.runs)
+    .values({
+      site_id: created.body.site.id,
+      tenant_id: ownerA.tenantId,
+      started_at: Date.now(),
+      state: 'completed',
+      kind: 'crawl',
+    })
+    .returning({ id: schema.runs.id });
+  await db.insert(schema.crawlUrls).values({
+    run_id: run!.id,
+    url: 'https://tenant-a-private.example/',
+    kind: 'internal',
+    state: 'done',
+    verdict: 'ok',
+    status_code: 200,
+    is_page: 1,
+  });
   a = {
     tenantId: ownerA.tenantId,
     ownerEmail: 'owner@tenant-a.test',
@@ -252,6 +280,7 @@ beforeAll(async () => {
     memberId: member.memberId,
     memberEmail: 'member@tenant-a.test',
     suppressionId: suppression.body.suppression.id,
+    runId: run!.id,
   };
   ownerB = await signInOwner(db, 'owner@tenant-b.test');
   keyB = await insertApiKey(db, ownerB.tenantId, { name: 'B key' });

@@ -12,8 +12,13 @@ import * as siteA11yReport from '@/app/api/v1/sites/[id]/a11y-report/route';
 import * as siteA11ySuppression from '@/app/api/v1/sites/[id]/a11y-suppressions/[suppressionId]/route';
 import * as siteA11ySuppressions from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
 import * as siteCrawl from '@/app/api/v1/sites/[id]/crawl/route';
+import * as sitePages from '@/app/api/v1/sites/[id]/pages/route';
 import * as siteReport from '@/app/api/v1/sites/[id]/report/route';
 import * as site from '@/app/api/v1/sites/[id]/route';
+import * as siteRunPages from '@/app/api/v1/sites/[id]/runs/[runId]/pages/route';
+import * as siteRunReport from '@/app/api/v1/sites/[id]/runs/[runId]/report/route';
+import * as siteRunSeoReport from '@/app/api/v1/sites/[id]/runs/[runId]/seo-report/route';
+import * as siteRuns from '@/app/api/v1/sites/[id]/runs/route';
 import * as siteSeoReport from '@/app/api/v1/sites/[id]/seo-report/route';
 import * as siteStatus from '@/app/api/v1/sites/[id]/status/route';
 import * as siteUsage from '@/app/api/v1/sites/[id]/usage/route';
@@ -29,6 +34,11 @@ export const ROUTES: RouteEntry[] = [
   { path: '/v1/sites/{id}/crawl', handlers: siteCrawl },
   { path: '/v1/sites/{id}/report', handlers: siteReport },
   { path: '/v1/sites/{id}/seo-report', handlers: siteSeoReport },
+  { path: '/v1/sites/{id}/pages', handlers: sitePages },
+  { path: '/v1/sites/{id}/runs', handlers: siteRuns },
+  { path: '/v1/sites/{id}/runs/{runId}/report', handlers: siteRunReport },
+  { path: '/v1/sites/{id}/runs/{runId}/seo-report', handlers: siteRunSeoReport },
+  { path: '/v1/sites/{id}/runs/{runId}/pages', handlers: siteRunPages },
   { path: '/v1/sites/{id}/a11y-report', handlers: siteA11yReport },
   { path: '/v1/sites/{id}/a11y-manual-checks', handlers: siteA11yManualChecks },
   { path: '/v1/sites/{id}/a11y-suppressions', handlers: siteA11ySuppressions },

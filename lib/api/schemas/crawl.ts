@@ -14,6 +14,8 @@ export type TriggerCrawlBody = z.infer<typeof triggerCrawlBody>;
 const count = z.int().min(0);
 const impact = z.enum(['critical', 'serious', 'moderate', 'minor']);
 
+const seoIssueKey = z.object({ check: z.enum(SEO_CHECKS.map((c) => c.id)), pageUrl: z.string() });
+
 /** GET /v1/sites/{id}/seo-report: the latest crawl's SEO issues grouped by check. */
 export const seoReportResponse = z.object({
   run: runSchema,
@@ -44,6 +46,22 @@ export const seoReportResponse = z.object({
       count,
     }),
   ),
+  sincePreviousRun: z
+    .object({
+      previousRunId: z
+        .uuid()
+        .nullable()
+        .describe(
+          'the latest completed crawl of the site started before this one; null: none, nothing compared',
+        ),
+      newIssues: z.array(seoIssueKey).describe('issues the previous run did not have, by page then check'),
+      fixedIssues: z
+        .array(seoIssueKey)
+        .describe('issues of the previous run gone in this one, by page then check'),
+    })
+    .describe(
+      '(check, page) issues that appeared or went away since the previous run, current excludePaths applied',
+    ),
 });
 
 /** What the report service answers is exactly this schema's output: typecheck fails on drift. */

@@ -174,7 +174,26 @@ export const siteStatusResponse = z.object({
     ),
 });
 export const crawlTriggerResponse = z.object({ started: z.boolean(), status: liveCrawlStateSchema });
-export const brokenLinkReportResponse = z.object({ run: runSchema, brokenLinks: z.array(brokenLinkSchema) });
+export const brokenLinkReportResponse = z.object({
+  run: runSchema,
+  brokenLinks: z.array(brokenLinkSchema),
+  sincePreviousRun: z
+    .object({
+      previousRunId: z
+        .uuid()
+        .nullable()
+        .describe(
+          'the latest completed crawl of the site started before this one; null: none, nothing compared',
+        ),
+      newTargets: z
+        .array(z.string())
+        .describe('broken targets of this report the previous run did not report broken, in code-unit order'),
+      fixedTargets: z
+        .array(z.string())
+        .describe('targets the previous run reported broken that this run does not, in code-unit order'),
+    })
+    .describe("what changed since the previous run, with the site's current excludePaths applied to both"),
+});
 
 /** The composed responses, likewise: typecheck fails if a service's result drifts from its schema. */
 export type ServiceResultsMatchSchemas = [

@@ -1,0 +1,19 @@
+import { otherMethods } from '@/lib/api/methods';
+import { apiRoute } from '@/lib/api/pipeline';
+import { pagesQuery, pagesResponse } from '@/lib/api/schemas/history';
+import { siteIdParams } from '@/lib/api/schemas/sites';
+import { listCrawledUrls } from '@/lib/crawl/pages';
+
+export const GET = apiRoute(
+  {
+    site: true,
+    permission: 'read',
+    params: siteIdParams,
+    query: pagesQuery,
+    response: pagesResponse,
+    summary: 'Every URL the latest crawl discovered, filtered, sorted and paged by keyset cursor',
+  },
+  ({ db, principal, params, query }) => listCrawledUrls(db, principal, params.id, undefined, query),
+);
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

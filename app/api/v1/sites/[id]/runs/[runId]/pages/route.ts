@@ -1,0 +1,18 @@
+import { otherMethods } from '@/lib/api/methods';
+import { apiRoute } from '@/lib/api/pipeline';
+import { pagesQuery, pagesResponse, runIdParams } from '@/lib/api/schemas/history';
+import { listCrawledUrls } from '@/lib/crawl/pages';
+
+export const GET = apiRoute(
+  {
+    site: true,
+    permission: 'read',
+    params: runIdParams,
+    query: pagesQuery,
+    response: pagesResponse,
+    summary: 'Every URL one crawl run discovered, as /pages answers for the latest',
+  },
+  ({ db, principal, params, query }) => listCrawledUrls(db, principal, params.id, params.runId, query),
+);
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,0 +1,18 @@
+import { otherMethods } from '@/lib/api/methods';
+import { apiRoute } from '@/lib/api/pipeline';
+import { runIdParams } from '@/lib/api/schemas/history';
+import { brokenLinkReportResponse } from '@/lib/api/schemas/resources';
+import { getBrokenLinkReport } from '@/lib/crawl/report';
+
+export const GET = apiRoute(
+  {
+    site: true,
+    permission: 'read',
+    params: runIdParams,
+    response: brokenLinkReportResponse,
+    summary: 'Dead-link report of one crawl run of the site, as /report answers for the latest',
+  },
+  ({ db, principal, params }) => getBrokenLinkReport(db, principal, params.id, params.runId),
+);
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,0 +1,18 @@
+import { otherMethods } from '@/lib/api/methods';
+import { apiRoute } from '@/lib/api/pipeline';
+import { seoReportResponse } from '@/lib/api/schemas/crawl';
+import { runIdParams } from '@/lib/api/schemas/history';
+import { getSeoReport } from '@/lib/crawl/report';
+
+export const GET = apiRoute(
+  {
+    site: true,
+    permission: 'read',
+    params: runIdParams,
+    response: seoReportResponse,
+    summary: 'SEO issues of one crawl run of the site, as /seo-report answers for the latest',
+  },
+  ({ db, principal, params }) => getSeoReport(db, principal, params.id, params.runId),
+);
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,0 +1,161 @@
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import type { Principal } from '@/lib/auth/principal';
+import type { Db } from '@/lib/db/client';
+import { queryRows } from '@/lib/db/rows';
+import { type Run, runs, type Site } from '@/lib/db/schema';
+import { NotFoundError } from '@/lib/errors';
+import { getVisibleSite } from '@/lib/sites/access';
+import { type RunResource, runResource } from '@/lib/sites/resource';
+import { decodeCursor, encodeCursor } from './cursor';
+
+export const DEFAULT_RUNS_PAGE = 20;
+export const MAX_RUNS_PAGE = 100;
+
+export interface RunPage {
+  runs: RunResource[];
+  nextCursor: string | null;
+}
+
+/**
+ * GET /v1/sites/{id}/runs: the site's runs (crawls and standalone accessibility runs), newest first,
+ * a page at a time. The cursor is the last row's (started_at, id), so a run starting meanwhile never
+ * shifts a page nor repeats a row.
+ */
+export async function listRuns(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  page: { limit?: number; cursor?: string; kind?: Run['kind'] },
+): Promise<RunPage> {
+  const site = await getVisibleSite(db, principal, siteId);
+  const limit = page.limit ?? DEFAULT_RUNS_PAGE;
+  const after = page.cursor === undefined ? null : decodeCursor(page.cursor, isRunKey);
+  const rows = await db
+    .select()
+    .from(runs)
+    .where(
+      and(
+        eq(runs.tenant_id, site.tenant_id),
+        eq(runs.site_id, site.id),
+        page.kind ? eq(runs.kind, page.kind) : undefined,
+        after
+          ? or(
+              lt(runs.started_at, after[0]),
+              and(eq(runs.started_at, after[0]), sql`${runs.id} < ${after[1]}::uuid`),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(runs.started_at), desc(runs.id))
+    .limit(limit + 1);
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    runs: shown.map(runResource),
+    nextCursor: rows.length > limit && last ? encodeCursor([last.started_at, last.id]) : null,
+  };
+}
+
+const isRunKey = (key: unknown[]): key is [number, string] =>
+  key.length === 2 &&
+  Number.isSafeInteger(key[0]) &&
+  typeof key[1] === 'string' &&
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(key[1]);
+
+/**
+ * The crawl run a report describes: `runId` when given (a crawl of this site, else 404), otherwise
+ * the latest finished crawl, or the running one when none finished yet (its rows appear when it
+ * finalizes). One path for the site-level and the per-run endpoints.
+ */
+export async function reportRun(db: Db, site: Site, runId?: string): Promise<Run> {
+  const crawlsOfSite = and(
+    eq(runs.tenant_id, site.tenant_id),
+    eq(runs.site_id, site.id),
+    eq(runs.kind, 'crawl'),
+  );
+  if (runId !== undefined) {
+    const [run] = await db
+      .select()
+      .from(runs)
+      .where(and(crawlsOfSite, eq(runs.id, runId)))
+      .limit(1);
+    if (!run) throw new NotFoundError('run not found');
+    return run;
+  }
+  const [finished] = await db
+    .select()
+    .from(runs)
+    .where(and(crawlsOfSite, sql`${runs.state} <> 'running'`))
+    .orderBy(desc(runs.started_at))
+    .limit(1);
+  if (finished) return finished;
+  const [running] = await db.select().from(runs).where(crawlsOfSite).orderBy(desc(runs.started_at)).limit(1);
+  if (!running) throw new NotFoundError('no crawl has run on this site yet');
+  return running;
+}
+
+/** The run a report compares with: the latest completed crawl of the site started before `run`. */
+export async function previousCompletedRun(db: Db, run: Run): Promise<Run | undefined> {
+  const [previous] = await db
+    .select()
+    .from(runs)
+    .where(
+      and(
+        eq(runs.tenant_id, run.tenant_id),
+        eq(runs.site_id, run.site_id),
+        eq(runs.kind, 'crawl'),
+        eq(runs.state, 'completed'),
+        lt(runs.started_at, run.started_at),
+      ),
+    )
+    .orderBy(desc(runs.started_at))
+    .limit(1);
+  return previous;
+}
+
+/**
+ * Broken targets of `run` absent from `previous` (new) and of `previous` absent from `run` (fixed),
+ * with the rows that carry them so the caller can apply the site's current exclusions. The set
+ * differences run in the database on the (run_id, target_url, source_url) index.
+ */
+export async function brokenTargetChanges(
+  db: Db,
+  tenantId: string,
+  runId: string,
+  previousId: string,
+): Promise<{ side: 'new' | 'fixed'; target_url: string; source_url: string; kind: string }[]> {
+  const targets = (id: string) =>
+    sql`select target_url from broken_links where tenant_id = ${tenantId} and run_id = ${id}::uuid`;
+  return queryRows(
+    db,
+    sql`select 'new' as side, b.target_url, b.source_url, b.kind from broken_links b
+          where b.tenant_id = ${tenantId} and b.run_id = ${runId}::uuid
+            and b.target_url in (${targets(runId)} except ${targets(previousId)})
+        union all
+        select 'fixed' as side, b.target_url, b.source_url, b.kind from broken_links b
+          where b.tenant_id = ${tenantId} and b.run_id = ${previousId}::uuid
+            and b.target_url in (${targets(previousId)} except ${targets(runId)})`,
+  );
+}
+
+/**
+ * SEO issues, identified by (check, page), of `run` absent from `previous` (new) and the reverse
+ * (fixed): the stored issue documents are expanded and differenced in the database.
+ */
+export async function seoIssueChanges(
+  db: Db,
+  tenantId: string,
+  runId: string,
+  previousId: string,
+): Promise<{ side: 'new' | 'fixed'; check_id: string; page_url: string }[]> {
+  const issues = (id: string) =>
+    sql`select e ->> 0 as check_id, e ->> 2 as page_url
+          from seo_reports r, jsonb_array_elements(r.issues) e
+          where r.tenant_id = ${tenantId} and r.run_id = ${id}::uuid`;
+  return queryRows(
+    db,
+    sql`select 'new' as side, check_id, page_url from (${issues(runId)} except ${issues(previousId)}) n
+        union all
+        select 'fixed' as side, check_id, page_url from (${issues(previousId)} except ${issues(runId)}) f`,
+  );
+}

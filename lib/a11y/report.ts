@@ -255,14 +255,7 @@ export async function getA11yReport(db: Db, principal: Principal, siteId: string
   const isExcluded = compileExcludes(decodeList(site.exclude_paths));
   const current = await evaluateRun(db, site, run, isExcluded);
 
-  const previousRun = await latestA11yRun(db, site, { before: run, withResults: true });
-  const resolved = previousRun
-    ? resolvedSince(
-        (await evaluateRun(db, site, previousRun, isExcluded)).visible,
-        current.visible,
-        new Set(current.pages.map((p) => p.url)),
-      )
-    : 0;
+  const resolved = await resolvedSincePrevious(db, site, run, current, isExcluded);
 
   const issues = current.visible
     .map((finding) => findingResource(current.rows.get(findingKey(finding))!, finding))
@@ -329,15 +322,22 @@ export async function a11yRunCounters(
 ): Promise<A11yRunCounters & { a11y_resolved: number }> {
   const isExcluded = compileExcludes(decodeList(site.exclude_paths));
   const evaluation = await evaluateRun(db, site, run, isExcluded);
-  const previousRun = await latestA11yRun(db, site, { before: run, withResults: true });
-  const resolved = previousRun
-    ? resolvedSince(
-        (await evaluateRun(db, site, previousRun, isExcluded)).visible,
-        evaluation.visible,
-        new Set(evaluation.pages.map((p) => p.url)),
-      )
-    : 0;
+  const resolved = await resolvedSincePrevious(db, site, run, evaluation, isExcluded);
   return { ...countersOf(evaluation), a11y_resolved: resolved };
+}
+
+/** Violations of the previous run with results that are gone in `run`, on pages scanned in both. */
+async function resolvedSincePrevious(
+  db: Db,
+  site: Site,
+  run: Run,
+  current: RunEvaluation,
+  isExcluded: PathMatcher,
+): Promise<number> {
+  const previousRun = await latestA11yRun(db, site, { before: run, withResults: true });
+  if (!previousRun) return 0;
+  const previous = await evaluateRun(db, site, previousRun, isExcluded);
+  return resolvedSince(previous.visible, current.visible, new Set(current.pages.map((p) => p.url)));
 }
 
 function countersOf(evaluation: RunEvaluation): A11yRunCounters {

@@ -18,6 +18,15 @@ import { enqueueNotification } from '@/lib/notify/outbox';
 
 export type PausableApp = 'crawl' | 'a11y';
 
+/** A site's ledger rows of a period; ids or an outer query's site columns. */
+function ledgerRowsOf(tenantId: string | AnyPgColumn, siteId: string | AnyPgColumn, period: string) {
+  return and(
+    eq(usageLedger.tenant_id, tenantId),
+    eq(usageLedger.site_id, siteId),
+    eq(usageLedger.billing_period, period),
+  );
+}
+
 /**
  * Pages crawled for a site in a period, as one SQL value: finished runs from the ledger plus crawls
  * still running that started in the period (their counters move per batch), so a decision taken
@@ -36,11 +45,7 @@ export function pagesCrawledSql(
     lt(runs.started_at, end),
     options.excludeRunId === undefined ? undefined : ne(runs.id, options.excludeRunId),
   );
-  const ledger = and(
-    eq(usageLedger.tenant_id, tenantId),
-    eq(usageLedger.site_id, siteId),
-    eq(usageLedger.billing_period, period),
-  );
+  const ledger = ledgerRowsOf(tenantId, siteId, period);
   return sql<number>`((select coalesce(sum(${usageLedger.pages_crawled}), 0) from ${usageLedger} where ${ledger})
     + (select coalesce(sum(${runs.pages_crawled}), 0) from ${runs} where ${running}))`.mapWith(Number);
 }
@@ -98,11 +103,7 @@ export function pagesRenderedSql(
     lt(runs.started_at, end),
     options.excludeRunId === undefined ? undefined : ne(runs.id, options.excludeRunId),
   );
-  const ledger = and(
-    eq(usageLedger.tenant_id, tenantId),
-    eq(usageLedger.site_id, siteId),
-    eq(usageLedger.billing_period, period),
-  );
+  const ledger = ledgerRowsOf(tenantId, siteId, period);
   return sql<number>`((select coalesce(sum(${usageLedger.pages_rendered}), 0) from ${usageLedger} where ${ledger})
     + (select count(*) from ${a11yPages} join ${runs} on ${runs.id} = ${a11yPages.run_id}
        where ${active} and ${a11yPages.status} <> 'pending'))`.mapWith(Number);

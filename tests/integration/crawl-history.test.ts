@@ -1,0 +1,305 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
+import * as pagesRoute from '@/app/api/v1/sites/[id]/pages/route';
+import * as reportRoute from '@/app/api/v1/sites/[id]/report/route';
+import * as runPagesRoute from '@/app/api/v1/sites/[id]/runs/[runId]/pages/route';
+import * as runReportRoute from '@/app/api/v1/sites/[id]/runs/[runId]/report/route';
+import * as runSeoReportRoute from '@/app/api/v1/sites/[id]/runs/[runId]/seo-report/route';
+import * as runsRoute from '@/app/api/v1/sites/[id]/runs/route';
+import * as seoReportRoute from '@/app/api/v1/sites/[id]/seo-report/route';
+import { jobsIdle } from '@/jobs/runtime';
+import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
+import { call, signInOwner } from '../support/http';
+import { startServer } from '../support/http-server';
+
+/** A page with a meta description (so description-missing is fixed on it). */
+const describedPage = (body: string, title: string) => ({
+  headers: { 'content-type': 'text/html' },
+  body: `<!doctype html><html lang="en"><head><title>${title}</title><meta name="description" content="${'A page about the things this page is about, described at a length search engines keep.'}"></head><body>${body}</body></html>`,
+});
+
+const bed = crawlTestbed(() =>
+  startServer('127.0.0.1', {
+    '/': htmlPage(
+      '<a href="/a">A</a> <a href="/b">B</a> <a href="/gone">Gone</a> <a href="/old">Old</a> <a href="/c">C</a>',
+      'Home',
+    ),
+    '/a': htmlPage('<a href="/missing">Missing</a>', 'Alpha page'),
+    '/b': htmlPage('<p>b</p>', 'Bravo page'),
+    '/c': htmlPage('<a href="/a">A</a> <a href="/b">B</a>', 'Charlie page'),
+    '/gone': { status: 404 },
+    '/old': { status: 301, headers: { location: '/new' } },
+    '/new': htmlPage('<p>new</p>', 'New page'),
+  }),
+);
+
+type Run = { id: string; started_at: number; kind: string; state: string };
+type PageRow = {
+  url: string;
+  kind: string;
+  depth: number;
+  status_code: number | null;
+  final_status_code: number | null;
+  redirect_target: string | null;
+  title: string | null;
+  outlinks: number | null;
+};
+
+let token: string;
+let siteId: string;
+let firstRun: string;
+let secondRun: string;
+
+const get = (handler: Parameters<typeof call>[0], path: string, params: Record<string, string>) =>
+  call(handler, { path: `/api/v1/sites/${params.id}${path}`, token, params });
+
+/** Every row of /pages for `query`, `limit` at a time, following nextCursor to the end. */
+async function allPages(query: string, limit: number): Promise<PageRow[]> {
+  const rows: PageRow[] = [];
+  let cursor: string | null = null;
+  do {
+    const qs: string = `?limit=${limit}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res = await get(pagesRoute.GET, `/pages${qs}`, { id: siteId });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.pages.length).toBeLessThanOrEqual(limit);
+    rows.push(...res.body.pages);
+    cursor = res.body.nextCursor;
+  } while (cursor);
+  return rows;
+}
+
+beforeAll(async () => {
+  const { db, site } = bed;
+  ({ token } = await signInOwner(db, 'history@example.com'));
+  siteId = await registerAndCrawl(token, site.url(), { seoEnabled: true });
+  // The site changes between the runs: /gone comes back, /a links a new dead page, /b gains a
+  // description, /c loses its lang.
+  site.route('/gone', htmlPage('<p>back</p>', 'Back page'));
+  site.route('/a', htmlPage('<a href="/missing">Missing</a> <a href="/vanished">Vanished</a>', 'Alpha page'));
+  site.route('/b', describedPage('<p>b</p>', 'Bravo page'));
+  site.route('/c', {
+    headers: { 'content-type': 'text/html' },
+    body: '<!doctype html><html><head><title>Charlie page</title></head><body><a href="/a">A</a> <a href="/b">B</a></body></html>',
+  });
+  const started = await call(crawlRoute.POST, {
+    method: 'POST',
+    path: `/api/v1/sites/${siteId}/crawl`,
+    token,
+    params: { id: siteId },
+  });
+  expect(started.status).toBe(202);
+  await jobsIdle();
+  const runs = await get(runsRoute.GET, '/runs', { id: siteId });
+  expect(runs.status).toBe(200);
+  const crawls = (runs.body.runs as Run[]).filter((r) => r.kind === 'crawl');
+  expect(crawls.map((r) => r.state)).toEqual(['completed', 'completed']);
+  [secondRun, firstRun] = crawls.map((r) => r.id) as [string, string];
+});
+
+describe('GET /v1/sites/{id}/runs', () => {
+  it('lists runs newest first, every run exactly once across pages', async () => {
+    const all = await get(runsRoute.GET, '/runs', { id: siteId });
+    expect(all.body.nextCursor).toBeNull();
+    const ids = (all.body.runs as Run[]).map((r) => r.id);
+    const starts = (all.body.runs as Run[]).map((r) => r.started_at);
+    expect(starts).toEqual([...starts].sort((x, y) => y - x));
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await get(runsRoute.GET, `/runs?limit=1${cursor ? `&cursor=${cursor}` : ''}`, {
+        id: siteId,
+      });
+      expect(res.body.runs).toHaveLength(1);
+      paged.push(res.body.runs[0].id);
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(ids);
+    const crawls = await get(runsRoute.GET, '/runs?kind=crawl', { id: siteId });
+    expect((crawls.body.runs as Run[]).map((r) => r.id)).toEqual([secondRun, firstRun]);
+  });
+
+  it('names the field of a bad limit or cursor (422)', async () => {
+    for (const [qs, message] of [
+      ['limit=0', 'limit: must be at least 1'],
+      ['limit=101', 'limit: must be at most 100'],
+      ['limit=ten', 'limit: must be a whole number'],
+      ['cursor=not-a-cursor', 'cursor: is not a cursor this endpoint returned'],
+    ]) {
+      const res = await get(runsRoute.GET, `/runs?${qs}`, { id: siteId });
+      expect(res.status).toBe(422);
+      expect(res.body.error).toBe(message);
+    }
+  });
+});
+
+describe('new and fixed since the previous run', () => {
+  it('the broken-link report names new and fixed targets, latest and per run alike', async () => {
+    const latest = await get(reportRoute.GET, '/report', { id: siteId });
+    expect(latest.status).toBe(200);
+    expect(latest.body.run.id).toBe(secondRun);
+    expect(latest.body.sincePreviousRun).toEqual({
+      previousRunId: firstRun,
+      newTargets: [bed.site.url('/vanished')],
+      fixedTargets: [bed.site.url('/gone')],
+    });
+    const second = await get(runReportRoute.GET, `/runs/${secondRun}/report`, {
+      id: siteId,
+      runId: secondRun,
+    });
+    expect(second.body).toEqual(latest.body);
+
+    const first = await get(runReportRoute.GET, `/runs/${firstRun}/report`, { id: siteId, runId: firstRun });
+    expect(first.status).toBe(200);
+    expect(first.body.run.id).toBe(firstRun);
+    expect(first.body.brokenLinks.map((b: { target_url: string }) => b.target_url)).toEqual([
+      bed.site.url('/gone'),
+      bed.site.url('/missing'),
+    ]);
+    expect(first.body.sincePreviousRun).toEqual({ previousRunId: null, newTargets: [], fixedTargets: [] });
+  });
+
+  it('the SEO report names new and fixed (check, page) issues', async () => {
+    const latest = await get(seoReportRoute.GET, '/seo-report', { id: siteId });
+    expect(latest.status).toBe(200);
+    const changes = latest.body.sincePreviousRun;
+    expect(changes.previousRunId).toBe(firstRun);
+    expect(changes.newIssues).toEqual(
+      expect.arrayContaining([{ check: 'lang-missing', pageUrl: bed.site.url('/c') }]),
+    );
+    expect(changes.fixedIssues).toEqual(
+      expect.arrayContaining([{ check: 'description-missing', pageUrl: bed.site.url('/b') }]),
+    );
+    // An issue in both runs is neither.
+    const unchanged = { check: 'description-missing', pageUrl: bed.site.url('/a') };
+    expect(changes.newIssues).not.toContainEqual(unchanged);
+    expect(changes.fixedIssues).not.toContainEqual(unchanged);
+
+    const first = await get(runSeoReportRoute.GET, `/runs/${firstRun}/seo-report`, {
+      id: siteId,
+      runId: firstRun,
+    });
+    expect(first.status).toBe(200);
+    expect(first.body.run.id).toBe(firstRun);
+    expect(first.body.sincePreviousRun).toEqual({ previousRunId: null, newIssues: [], fixedIssues: [] });
+  });
+});
+
+describe('GET /v1/sites/{id}/pages', () => {
+  it('lists every URL of the latest crawl with its status, title, depth, links and redirect', async () => {
+    const rows = await allPages('', 500);
+    const byUrl = new Map(rows.map((r) => [r.url, r]));
+    expect(byUrl.get(bed.site.url('/'))).toMatchObject({
+      depth: 0,
+      status_code: 200,
+      title: 'Home',
+      outlinks: 5,
+    });
+    expect(byUrl.get(bed.site.url('/old'))).toMatchObject({
+      status_code: 301,
+      final_status_code: 200,
+      redirect_target: bed.site.url('/new'),
+      depth: 1,
+    });
+    expect(byUrl.get(bed.site.url('/vanished'))).toMatchObject({
+      status_code: 404,
+      depth: 2,
+      outlinks: null,
+    });
+    expect(byUrl.get(bed.site.url('/a'))).toMatchObject({ title: 'Alpha page', outlinks: 2 });
+  });
+
+  it('pages through every row exactly once, in order, for each sort and direction', async () => {
+    const everything = (await allPages('', 500)).map((r) => r.url).sort();
+    for (const sort of ['url', 'status', 'depth', 'outlinks']) {
+      for (const order of ['asc', 'desc']) {
+        const whole = await allPages(`&sort=${sort}&order=${order}`, 500);
+        const paged = await allPages(`&sort=${sort}&order=${order}`, 2);
+        expect(paged.map((r) => r.url)).toEqual(whole.map((r) => r.url));
+        expect([...paged.map((r) => r.url)].sort()).toEqual(everything);
+        const key = (r: PageRow) =>
+          sort === 'status' ? (r.status_code ?? -1) : sort === 'depth' ? r.depth : (r.outlinks ?? -1);
+        if (sort !== 'url') {
+          const keys = paged.map(key);
+          expect(keys).toEqual([...keys].sort((x, y) => (order === 'asc' ? x - y : y - x)));
+        }
+      }
+    }
+  });
+
+  it('filters by status class, kind, depth and a search on URL or title', async () => {
+    const urls = async (query: string) => (await allPages(query, 3)).map((r) => r.url).sort();
+    expect(await urls('&status=4xx')).toEqual([bed.site.url('/missing'), bed.site.url('/vanished')]);
+    expect(await urls('&status=3xx')).toEqual([bed.site.url('/old')]);
+    expect(await urls('&status=5xx')).toEqual([]);
+    expect(await urls('&kind=external')).toEqual([]);
+    expect(await urls('&depth=0')).toEqual([bed.site.url('/')]);
+    expect(await urls('&q=charlie')).toEqual([bed.site.url('/c')]);
+    expect(await urls('&q=VANISH')).toEqual([bed.site.url('/vanished')]);
+    expect(await urls('&q=100%25')).toEqual([]);
+    expect(await urls('&status=2xx&depth=2&sort=status')).toEqual([]);
+  });
+
+  it('answers the latest run under /runs/{runId}/pages; an older run no longer keeps its URLs (404)', async () => {
+    const latest = await get(pagesRoute.GET, '/pages', { id: siteId });
+    const second = await get(runPagesRoute.GET, `/runs/${secondRun}/pages`, { id: siteId, runId: secondRun });
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(latest.body);
+    const first = await get(runPagesRoute.GET, `/runs/${firstRun}/pages`, { id: siteId, runId: firstRun });
+    expect(first.status).toBe(404);
+    expect(first.body.error).toMatch(/no longer stored/);
+  });
+
+  it('names the field of a bad query (422)', async () => {
+    for (const [qs, field] of [
+      ['status=6xx', 'status'],
+      ['sort=title', 'sort'],
+      ['limit=501', 'limit'],
+      ['depth=-1', 'depth'],
+      ['cursor=e30', 'cursor'],
+    ]) {
+      const res = await get(pagesRoute.GET, `/pages?${qs}`, { id: siteId });
+      expect(res.status, qs).toBe(422);
+      expect(res.body.error).toMatch(new RegExp(`^${field}: `));
+    }
+  });
+});
+
+describe('runs of another site or organization', () => {
+  it('are 404 on every per-run endpoint, as are unknown and malformed run ids', async () => {
+    const other = await signInOwner(bed.db, 'other-tenant@example.com');
+    const otherSite = await registerAndCrawl(other.token, bed.site.url('/b'));
+    const routes = [
+      [runReportRoute.GET, 'report'],
+      [runSeoReportRoute.GET, 'seo-report'],
+      [runPagesRoute.GET, 'pages'],
+    ] as const;
+    for (const [handler, report] of routes) {
+      // The other organization's own site, this organization's run: not its run.
+      const foreign = await call(handler, {
+        path: `/api/v1/sites/${otherSite}/runs/${secondRun}/${report}`,
+        token: other.token,
+        params: { id: otherSite, runId: secondRun },
+      });
+      expect(foreign.status, report).toBe(404);
+      // This organization's site, named by the other organization: not its site.
+      const site = await call(handler, {
+        path: `/api/v1/sites/${siteId}/runs/${secondRun}/${report}`,
+        token: other.token,
+        params: { id: siteId, runId: secondRun },
+      });
+      expect(site.status).toBe(404);
+      expect(site.body.error).toBe('site not found');
+      for (const runId of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+        const unknown = await get(handler, `/runs/${runId}/${report}`, { id: siteId, runId });
+        expect(unknown.status).toBe(404);
+        expect(unknown.body.error).toBe('run not found');
+      }
+    }
+    const otherRuns = await call(runsRoute.GET, {
+      path: `/api/v1/sites/${siteId}/runs`,
+      token: other.token,
+      params: { id: siteId },
+    });
+    expect(otherRuns.status).toBe(404);
+  });
+});

@@ -106,6 +106,7 @@ function Loaded({
   const { run } = report;
   const violationCount = report.issues.filter((f) => f.type === 'violation').length;
   const reviewCount = report.issues.length - violationCount;
+  const scanned = report.summary.pagesScanned > 0;
   return (
     <>
       <div className="space-y-4">
@@ -142,7 +143,7 @@ function Loaded({
             label: `Issues (${violations.length})`,
             panel: (
               <Part title="Issues by rule">
-                <RuleList groups={violations} kind="violation" actions={actions} />
+                <RuleList groups={violations} kind="violation" actions={actions} scanned={scanned} />
               </Part>
             ),
           },
@@ -155,7 +156,7 @@ function Loaded({
                   Checks axe could not decide, such as text over a background image. A person must look; they
                   never lower the score or break the verdict.
                 </p>
-                <RuleList groups={review} kind="incomplete" actions={actions} />
+                <RuleList groups={review} kind="incomplete" actions={actions} scanned={scanned} />
               </Part>
             ),
           },

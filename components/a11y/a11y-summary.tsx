@@ -23,27 +23,9 @@ export function A11ySummary({
   needsReview: number;
 }) {
   const { summary } = report;
-  const { verdict } = summary;
   return (
     <div className="space-y-4">
-      <div
-        className={cx(
-          'rounded-lg border px-5 py-4',
-          verdict.compliant
-            ? 'border-green-300 bg-green-50 text-green-900'
-            : 'border-red-300 bg-red-50 text-red-900',
-        )}
-      >
-        <p className="text-base font-semibold">
-          {verdict.compliant
-            ? `No level A or AA failure found: compliant with WCAG 2.2 ${verdict.targetLevel} on automated checks`
-            : `Not compliant with WCAG 2.2 ${verdict.targetLevel}`}
-        </p>
-        <p className="mt-1 text-sm">
-          {verdict.risk ??
-            'Automated checks cover part of WCAG; record the criteria they cannot test in the coverage matrix.'}
-        </p>
-      </div>
+      <VerdictPanel summary={summary} />
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Stat
           label="Accessibility score"
@@ -116,6 +98,45 @@ function TallyRow({ name, note, children }: { name: string; note?: string; child
         {note ? <span className="block text-xs font-normal text-zinc-600">{note}</span> : null}
       </dt>
       <dd className="text-zinc-700 tabular-nums">{children}</dd>
+    </div>
+  );
+}
+
+/**
+ * The AA verdict in words. A run that scanned no page has no verdict at all: the API's `compliant`
+ * is then vacuously true, and a compliance buyer must never read "compliant" off an empty scan.
+ */
+function VerdictPanel({ summary }: { summary: A11yReport['summary'] }) {
+  const { verdict } = summary;
+  if (summary.pagesScanned === 0) {
+    return (
+      <div className="rounded-lg border border-amber-300 bg-amber-50 px-5 py-4 text-amber-900">
+        <p className="text-base font-semibold">No verdict: no page could be scanned</p>
+        <p className="mt-1 text-sm">
+          The latest scan rendered no page to the end (each page that fails is recorded as not scanned). The
+          score and the WCAG 2.2 {verdict.targetLevel} verdict return with the next scan that checks a page.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div
+      className={cx(
+        'rounded-lg border px-5 py-4',
+        verdict.compliant
+          ? 'border-green-300 bg-green-50 text-green-900'
+          : 'border-red-300 bg-red-50 text-red-900',
+      )}
+    >
+      <p className="text-base font-semibold">
+        {verdict.compliant
+          ? `No level A or AA failure found: compliant with WCAG 2.2 ${verdict.targetLevel} on automated checks`
+          : `Not compliant with WCAG 2.2 ${verdict.targetLevel}`}
+      </p>
+      <p className="mt-1 text-sm">
+        {verdict.risk ??
+          'Automated checks cover part of WCAG; record the criteria they cannot test under Coverage.'}
+      </p>
     </div>
   );
 }

@@ -40,10 +40,13 @@ export function RuleList({
   groups,
   kind,
   actions,
+  scanned,
 }: {
   groups: RuleGroup[];
   kind: 'violation' | 'incomplete';
   actions: FindingActions;
+  /** Whether the run checked any page: an empty list means "all passed" only then. */
+  scanned: boolean;
 }) {
   const [sort, setSort] = useState<RuleSort>(kind === 'violation' ? 'gain' : 'impact');
   const [filter, setFilter] = useState<RuleFilter>({ impact: 'all', level: 'all', text: '' });
@@ -52,6 +55,14 @@ export function RuleList({
   const nouns = kind === 'violation' ? 'rules failing' : 'rules needing review';
   const filtered = filter.impact !== 'all' || filter.level !== 'all' || filter.text.trim() !== '';
 
+  if (groups.length === 0 && !scanned) {
+    return (
+      <EmptyState
+        title="Nothing to list"
+        description="The latest scan checked no page, so it found nothing either way."
+      />
+    );
+  }
   if (groups.length === 0) {
     return kind === 'violation' ? (
       <EmptyState

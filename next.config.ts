@@ -5,6 +5,7 @@ const nextConfig: NextConfig = {
   // server bundle and are required from node_modules as published.
   serverExternalPackages: [
     '@axe-core/playwright',
+    'axe-core',
     '@electric-sql/pglite',
     '@sparticuz/chromium',
     'playwright-core',

@@ -323,7 +323,7 @@ export async function a11yRunCounters(
   const isExcluded = compileExcludes(decodeList(site.exclude_paths));
   const evaluation = await evaluateRun(db, site, run, isExcluded);
   const resolved = await resolvedSincePrevious(db, site, run, evaluation, isExcluded);
-  return { ...countersOf(evaluation), a11y_resolved: resolved };
+  return { ...countersOf(evaluation, run), a11y_resolved: resolved };
 }
 
 /** Violations of the previous run with results that are gone in `run`, on pages scanned in both. */
@@ -340,7 +340,7 @@ async function resolvedSincePrevious(
   return resolvedSince(previous.visible, current.visible, new Set(current.pages.map((p) => p.url)));
 }
 
-function countersOf(evaluation: RunEvaluation): A11yRunCounters {
+function countersOf(evaluation: RunEvaluation, run: Run): A11yRunCounters {
   const impacts = impactCounts(evaluation.visible);
   return {
     a11y_score: scoreSite(evaluation.pages),
@@ -348,7 +348,9 @@ function countersOf(evaluation: RunEvaluation): A11yRunCounters {
     a11y_serious: impacts.serious,
     a11y_moderate: impacts.moderate,
     a11y_minor: impacts.minor,
-    a11y_issue_count: issueCount(evaluation.visible),
+    // The spec keeps the issue count 0 for crawl runs, a crawl that chained the pass included; that
+    // pass's count is the report's `summary` and the impact counters above.
+    a11y_issue_count: run.kind === 'a11y' ? issueCount(evaluation.visible) : 0,
     a11y_pages_scanned: evaluation.pages.length,
   };
 }
@@ -364,7 +366,7 @@ export async function recomputeA11yRun(db: Db, site: Site): Promise<void> {
   const evaluation = await evaluateRun(db, site, run, compileExcludes(decodeList(site.exclude_paths)));
   await db
     .update(runs)
-    .set(countersOf(evaluation))
+    .set(countersOf(evaluation, run))
     .where(and(eq(runs.tenant_id, site.tenant_id), eq(runs.id, run.id)));
 }
 

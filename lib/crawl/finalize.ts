@@ -1,6 +1,7 @@
 import { and, eq, sql, TransactionRollbackError } from 'drizzle-orm';
 import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
+import { ACTIVE_PASS_PHASES } from '@/lib/db/active-pass';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { type Run, type RunSettings, runs, seoReports, usageLedger } from '@/lib/db/schema';
@@ -80,14 +81,28 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
       await tx.delete(seoReports).where(eq(seoReports.run_id, runId));
       const seo = settings.seoEnabled ? await writeRunSeo(tx, run, settings, now) : null;
 
-      const [site] = await queryRows<{ hostname: string; a11y_enabled: number }>(
+      const [site] = await queryRows<{ hostname: string; a11y_enabled: number; pass_busy: boolean }>(
         tx,
-        sql`select hostname, a11y_enabled from sites where id = ${run.site_id}::uuid`,
+        sql`select s.hostname, s.a11y_enabled,
+                 exists (select 1 from runs r
+                          where r.tenant_id = s.tenant_id and r.site_id = s.id and r.id <> ${runId}::uuid
+                            and r.a11y_phase in (${sql.join(
+                              ACTIVE_PASS_PHASES.map((p) => sql`${p}`),
+                              sql`, `,
+                            )})) as pass_busy
+          from sites s where s.id = ${run.site_id}::uuid`,
       );
       // The render pass follows a completed crawl that asked for it while the app is still on. A
       // chained crawl is completed here, so its broken-link results show while its pages render; the
       // pass moves on in a11y_phase (lib/a11y/pass.ts). Not chained after all: no longer an a11y scan.
-      const chainA11y = run.chain_a11y === 1 && state === 'completed' && Number(site?.a11y_enabled) === 1;
+      // Nor while an earlier pass of the site still renders: two passes at once would each count the
+      // month's rendered-pages allowance as their own. The earlier pass's results stand, and the next
+      // scan on the site's accessibility clock renders the newer pages.
+      const chainA11y =
+        run.chain_a11y === 1 &&
+        state === 'completed' &&
+        Number(site?.a11y_enabled) === 1 &&
+        site?.pass_busy !== true;
       const [updated] = await tx
         .update(runs)
         .set({

@@ -32,6 +32,13 @@ export interface LinkCheckOutcome {
   detail: string | null;
   /** Where the check ended: the last URL requested. */
   finalUrl: string;
+  /** Media type of the final response, lowercase without parameters; null when absent or no response. */
+  contentType: string | null;
+  /**
+   * Milliseconds from the (last) request until the final response was read as far as the crawler
+   * reads it (headers for a check, the body for a page), redirect hops included; null: no response.
+   */
+  responseMs: number | null;
 }
 
 export const CHECK_TIMEOUT_MS = 10_000;
@@ -74,8 +81,14 @@ export function classifyStatus(
   return { verdict: 'broken', detail: `unexpected status ${status}` };
 }
 
-/** Outcome for a response obtained with `fetchFollowing` (internal page fetches use this too). */
-export function classifyResponse(response: FollowedResponse): LinkCheckOutcome {
+/**
+ * Outcome for a response obtained with `fetchFollowing` (internal page fetches use this too), which
+ * took `responseMs` (null when not measured).
+ */
+export function classifyResponse(
+  response: FollowedResponse,
+  responseMs: number | null = null,
+): LinkCheckOutcome {
   const { verdict, detail } = classifyStatus(response.status, response.headers);
   return {
     verdict,
@@ -83,8 +96,19 @@ export function classifyResponse(response: FollowedResponse): LinkCheckOutcome {
     redirectChain: response.chain.length > 1 ? response.chain : null,
     detail,
     finalUrl: response.url,
+    contentType: mediaType(header(response.headers, 'content-type')),
+    responseMs,
   };
 }
+
+/** `Text/HTML; charset=utf-8` -> `text/html`: the part a filter compares. */
+function mediaType(value: string | undefined): string | null {
+  const type = value?.split(';')[0]?.trim().toLowerCase();
+  return type ? type.slice(0, 255) : null;
+}
+
+/** Whole milliseconds since `start` (a `performance.now()` reading). */
+export const msSince = (start: number) => Math.round(performance.now() - start);
 
 /**
  * Outcome for a link that is not an http(s) URL at all (`http://`, `//////` on an http page): the
@@ -100,6 +124,8 @@ export function invalidUrlOutcome(url: string): LinkCheckOutcome | null {
     redirectChain: null,
     detail: `invalid URL: ${JSON.stringify(url)}`,
     finalUrl: url,
+    contentType: null,
+    responseMs: null,
   };
 }
 
@@ -111,6 +137,8 @@ export function classifyFailure(err: NetError, requestedUrl: string): LinkCheckO
     redirectChain: err.chain && err.chain.length > 0 ? err.chain : null,
     detail: err.detail,
     finalUrl: err.url ?? requestedUrl,
+    contentType: null,
+    responseMs: null,
   };
 }
 
@@ -125,7 +153,9 @@ export interface CheckOptions {
   signal?: AbortSignal;
 }
 
-type Attempt = { response: FollowedResponse; error?: undefined } | { response?: undefined; error: NetError };
+type Attempt =
+  | { response: FollowedResponse; ms: number; error?: undefined }
+  | { response?: undefined; error: NetError };
 
 /**
  * Checks an external link as cheaply as the target allows (a link that is not a URL is reported
@@ -139,6 +169,7 @@ export async function checkLink(url: string, options: CheckOptions = {}): Promis
   const retryAfterCapMs = options.retryAfterCapMs ?? RETRY_AFTER_CAP_MS;
   const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   const attempt = async (method: 'HEAD' | 'GET'): Promise<Attempt> => {
+    const start = performance.now();
     try {
       const response = await fetchFollowing({
         url,
@@ -149,7 +180,7 @@ export async function checkLink(url: string, options: CheckOptions = {}): Promis
         allowPrivate: options.allowPrivate,
         signal: options.signal,
       });
-      return { response };
+      return { response, ms: msSince(start) };
     } catch (err) {
       if (!(err instanceof NetError)) throw err;
       if (err.code === 'aborted') throw err;
@@ -163,7 +194,7 @@ export async function checkLink(url: string, options: CheckOptions = {}): Promis
     );
 
   const head = await attempt('HEAD');
-  if (head.response && isSuccess(head.response.status)) return classifyResponse(head.response);
+  if (head.response && isSuccess(head.response.status)) return classifyResponse(head.response, head.ms);
   if (head.error && !TRANSIENT.has(head.error.code)) return classifyFailure(head.error, url);
 
   // A transient HEAD failure or a throttled HEAD makes the GET the one retry.
@@ -182,7 +213,7 @@ export async function checkLink(url: string, options: CheckOptions = {}): Promis
       get = await attempt('GET');
     }
   }
-  return get.response ? classifyResponse(get.response) : classifyFailure(get.error, url);
+  return get.response ? classifyResponse(get.response, get.ms) : classifyFailure(get.error, url);
 }
 
 function isSuccess(status: number): boolean {

@@ -13,7 +13,14 @@ import { MAX_HTML_BYTES, MAX_HTML_NESTING, parseHtmlBytes } from '@/lib/html/doc
 import { type FollowedResponse, fetchFollowing, header, NetError } from '@/lib/net';
 import { parseUrl } from '@/lib/net/url';
 import { extractSeoFacts } from '@/lib/seo/extract';
-import { checkLink, classifyFailure, classifyResponse, type LinkCheckOutcome, retryAfterMs } from './check';
+import {
+  checkLink,
+  classifyFailure,
+  classifyResponse,
+  type LinkCheckOutcome,
+  msSince,
+  retryAfterMs,
+} from './check';
 import { extractLinks, MAX_LINKS_PER_PAGE } from './extract';
 import {
   claimRedirectedPages,
@@ -641,6 +648,7 @@ class Step {
     // Beyond the page cap a page is only checked: its status and headers, never its body.
     const checkOnly = this.checkOnly;
     let response: FollowedResponse;
+    const start = performance.now();
     try {
       response = await fetchFollowing({
         url: lease.url,
@@ -672,7 +680,7 @@ class Step {
       this.window.onSuccess();
     }
 
-    const outcome = classifyResponse(response);
+    const outcome = classifyResponse(response, msSince(start));
     if (outcome.verdict !== 'ok') {
       return this.finished(lease, outcome, {
         fatal: isRoot
@@ -714,6 +722,8 @@ class Step {
         depth: lease.depth,
         foundOn: lease.url,
         statusCode: response.status,
+        contentType: outcome.contentType,
+        responseMs: outcome.responseMs,
         seoFacts: parsed.result?.seoFacts ?? null,
         links: parsed.result?.links ?? [],
         newUrls: parsed.newUrls,
@@ -818,6 +828,8 @@ function toResult(
     statusCode: outcome.statusCode,
     redirectChain: outcome.redirectChain ? JSON.stringify(outcome.redirectChain) : null,
     detail: outcome.detail,
+    contentType: outcome.contentType,
+    responseMs: outcome.responseMs,
     seoFacts,
     isPage: links !== null,
     links,

@@ -69,6 +69,19 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
           where p.run_id = ${runId}::uuid and p.links is not null and u.verdict in ('broken', 'error')
           on conflict do nothing`,
       );
+      // Inlinks: distinct crawled pages linking to each URL (a page lists a target once), stored so
+      // the pages list sorts and pages by them. Recomputed in full, so a retried finalize agrees.
+      await tx.execute(
+        sql`update crawl_urls u set inlinks = c.pages
+          from (select l.link ->> 0 as url, count(*) as pages
+                from crawl_urls p cross join lateral jsonb_array_elements(p.links) as l(link)
+                where p.run_id = ${runId}::uuid and p.links is not null
+                group by 1) c
+          where u.run_id = ${runId}::uuid and u.url = c.url`,
+      );
+      await tx.execute(
+        sql`update crawl_urls set inlinks = 0 where run_id = ${runId}::uuid and inlinks is null`,
+      );
       const [broken] = await queryRows<Record<string, string | number>>(
         tx,
         sql`select count(distinct target_url) as targets,

@@ -56,6 +56,8 @@ export interface UrlResult {
   statusCode: number | null;
   redirectChain: string | null;
   detail: string | null;
+  contentType: string | null;
+  responseMs: number | null;
   seoFacts: unknown | null;
   isPage: boolean;
   /** The page's outgoing links (crawled pages only). */
@@ -126,6 +128,8 @@ export interface RedirectedPage {
   depth: number;
   foundOn: string;
   statusCode: number;
+  contentType: string | null;
+  responseMs: number | null;
   seoFacts: unknown | null;
   links: PageLink[];
 }
@@ -146,15 +150,20 @@ export async function claimRedirectedPages(
       depth: p.depth,
       found_on: p.foundOn,
       status_code: p.statusCode,
+      content_type: p.contentType,
+      response_ms: p.responseMs,
       seo_facts: p.seoFacts,
       links: p.links,
     }));
     const inserted = await queryRows<{ url: string }>(
       db,
-      sql`insert into crawl_urls (run_id, url, kind, depth, found_on, state, verdict, status_code, seo_facts, links, is_page)
-          select ${runId}::uuid, x.url, 'internal', x.depth, x.found_on, 'done', 'ok', x.status_code, x.seo_facts, x.links, 1
+      sql`insert into crawl_urls (run_id, url, kind, depth, found_on, state, verdict, status_code, content_type,
+            response_ms, seo_facts, links, is_page)
+          select ${runId}::uuid, x.url, 'internal', x.depth, x.found_on, 'done', 'ok', x.status_code, x.content_type,
+            x.response_ms, x.seo_facts, x.links, 1
           from jsonb_to_recordset(${json(records)})
-            as x(url text, depth int, found_on text, status_code int, seo_facts jsonb, links jsonb)
+            as x(url text, depth int, found_on text, status_code int, content_type text, response_ms int,
+              seo_facts jsonb, links jsonb)
           on conflict do nothing
           returning url`,
     );
@@ -312,6 +321,8 @@ export async function completeUrls(
       status_code: r.statusCode,
       redirect_chain: r.redirectChain,
       detail: r.detail,
+      content_type: r.contentType,
+      response_ms: r.responseMs,
       seo_facts: r.seoFacts,
       links: r.links,
       is_page: r.isPage ? 1 : 0,
@@ -325,9 +336,11 @@ export async function completeUrls(
       db,
       sql`update crawl_urls c set state = 'done', lease_expires_at = null, verdict = v.verdict,
             status_code = v.status_code, redirect_chain = v.redirect_chain, detail = v.detail,
+            content_type = v.content_type, response_ms = v.response_ms,
             seo_facts = v.seo_facts, links = v.links, is_page = v.is_page
           from jsonb_to_recordset(${json(records)}) as v(url text, token int, verdict text, status_code int,
-            redirect_chain text, detail text, seo_facts jsonb, links jsonb, is_page int)
+            redirect_chain text, detail text, content_type text, response_ms int, seo_facts jsonb, links jsonb,
+            is_page int)
           where c.run_id = ${runId}::uuid and c.url = v.url and c.state = 'leased' and c.attempts = v.token
           returning c.url, c.kind, c.verdict, c.is_page`,
     );

@@ -11,7 +11,7 @@ import { reportRun } from './history';
 export const DEFAULT_PAGES_PAGE = 100;
 export const MAX_PAGES_PAGE = 500;
 export const PAGE_STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'error'] as const;
-export const PAGE_SORTS = ['url', 'status', 'depth', 'outlinks'] as const;
+export const PAGE_SORTS = ['url', 'status', 'depth', 'inlinks', 'outlinks', 'responseTime'] as const;
 
 export interface PagesQuery {
   limit?: number;
@@ -19,6 +19,8 @@ export interface PagesQuery {
   /** `error`: no HTTP answer at all (network failure, timeout, a link that is not a URL). */
   status?: (typeof PAGE_STATUS_CLASSES)[number];
   kind?: 'internal' | 'external';
+  /** A media type (`text/html`), or a top-level type with a slash (`image/`) for all of its kinds. */
+  contentType?: string;
   depth?: number;
   /** Case-insensitive substring of the URL or the title. */
   q?: string;
@@ -38,7 +40,10 @@ export interface CrawledUrlResource {
   redirect_target: string | null;
   verdict: 'ok' | 'broken' | 'error' | 'unverifiable' | 'skipped' | null;
   detail: string | null;
+  content_type: string | null;
+  response_ms: number | null;
   title: string | null;
+  inlinks: number | null;
   outlinks: number | null;
   is_page: 0 | 1;
   is_asset: 0 | 1;
@@ -59,6 +64,7 @@ export interface CrawledUrlPage {
  */
 const listed = (runId: string) => sql`
   select url, kind, depth, verdict, detail, found_on, is_page, is_asset, status_code as final_status_code,
+         content_type, response_ms, inlinks,
          coalesce((chain -> 0 ->> 'status')::int, status_code) as status_code,
          case when jsonb_array_length(coalesce(chain, '[]'::jsonb)) > 1 then chain -> -1 ->> 'url' end as redirect_target,
          seo_facts ->> 'title' as title,
@@ -69,7 +75,9 @@ const listed = (runId: string) => sql`
 const SORT_KEY: Record<Exclude<(typeof PAGE_SORTS)[number], 'url'>, SQL> = {
   status: sql`coalesce(status_code, -1)`,
   depth: sql`depth`,
+  inlinks: sql`coalesce(inlinks, -1)`,
   outlinks: sql`coalesce(outlinks, -1)`,
+  responseTime: sql`coalesce(response_ms, -1)`,
 };
 
 /**
@@ -101,6 +109,12 @@ export async function listCrawledUrls(
   const where: SQL[] = [sql`true`];
   if (query.kind) where.push(sql`kind = ${query.kind}`);
   if (query.depth !== undefined) where.push(sql`depth = ${query.depth}`);
+  if (query.contentType)
+    where.push(
+      query.contentType.endsWith('/')
+        ? sql`starts_with(content_type, ${query.contentType.toLowerCase()})`
+        : sql`content_type = ${query.contentType.toLowerCase()}`,
+    );
   if (query.status) where.push(statusClass(query.status));
   if (query.q) {
     const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -156,7 +170,10 @@ function crawledUrlResource(r: CrawledUrlResource): CrawledUrlResource {
     redirect_target: r.redirect_target ?? null,
     verdict: r.verdict ?? null,
     detail: r.detail ?? null,
+    content_type: r.content_type ?? null,
+    response_ms: intOrNull(r.response_ms),
     title: r.title ?? null,
+    inlinks: intOrNull(r.inlinks),
     outlinks: intOrNull(r.outlinks),
     is_page: Number(r.is_page) === 1 ? 1 : 0,
     is_asset: Number(r.is_asset) === 1 ? 1 : 0,

@@ -42,6 +42,9 @@ type PageRow = {
   final_status_code: number | null;
   redirect_target: string | null;
   title: string | null;
+  content_type: string | null;
+  response_ms: number | null;
+  inlinks: number | null;
   outlinks: number | null;
 };
 
@@ -205,19 +208,39 @@ describe('GET /v1/sites/{id}/pages', () => {
       depth: 2,
       outlinks: null,
     });
-    expect(byUrl.get(bed.site.url('/a'))).toMatchObject({ title: 'Alpha page', outlinks: 2 });
+    expect(byUrl.get(bed.site.url('/a'))).toMatchObject({
+      title: 'Alpha page',
+      content_type: 'text/html',
+      inlinks: 2,
+      outlinks: 2,
+    });
+    expect(byUrl.get(bed.site.url('/'))).toMatchObject({ inlinks: 0 });
+    expect(byUrl.get(bed.site.url('/new'))).toMatchObject({
+      inlinks: 0,
+      is_page: 1,
+      content_type: 'text/html',
+    });
+    expect(byUrl.get(bed.site.url('/vanished'))).toMatchObject({ inlinks: 1 });
+    // Every URL the crawler requested has a response time; none was requested twice.
+    for (const row of rows) expect(row.response_ms, row.url).toBeGreaterThanOrEqual(0);
   });
 
   it('pages through every row exactly once, in order, for each sort and direction', async () => {
     const everything = (await allPages('', 500)).map((r) => r.url).sort();
-    for (const sort of ['url', 'status', 'depth', 'outlinks']) {
+    for (const sort of ['url', 'status', 'depth', 'inlinks', 'outlinks', 'responseTime']) {
       for (const order of ['asc', 'desc']) {
         const whole = await allPages(`&sort=${sort}&order=${order}`, 500);
         const paged = await allPages(`&sort=${sort}&order=${order}`, 2);
         expect(paged.map((r) => r.url)).toEqual(whole.map((r) => r.url));
         expect([...paged.map((r) => r.url)].sort()).toEqual(everything);
-        const key = (r: PageRow) =>
-          sort === 'status' ? (r.status_code ?? -1) : sort === 'depth' ? r.depth : (r.outlinks ?? -1);
+        const keyOf: Record<string, (r: PageRow) => number> = {
+          status: (r) => r.status_code ?? -1,
+          depth: (r) => r.depth,
+          inlinks: (r) => r.inlinks ?? -1,
+          outlinks: (r) => r.outlinks ?? -1,
+          responseTime: (r) => r.response_ms ?? -1,
+        };
+        const key = keyOf[sort] ?? (() => 0);
         if (sort !== 'url') {
           const keys = paged.map(key);
           expect(keys).toEqual([...keys].sort((x, y) => (order === 'asc' ? x - y : y - x)));
@@ -234,6 +257,13 @@ describe('GET /v1/sites/{id}/pages', () => {
     expect(await urls('&kind=external')).toEqual([]);
     expect(await urls('&depth=0')).toEqual([bed.site.url('/')]);
     expect(await urls('&q=charlie')).toEqual([bed.site.url('/c')]);
+    const html = ['/', '/a', '/b', '/c', '/gone', '/new', '/old'].map((p) => bed.site.url(p)).sort();
+    expect(await urls('&contentType=text/html')).toEqual(html);
+    // A type with a slash takes all of its subtypes: the 404s answered text/plain.
+    const missing = [bed.site.url('/missing'), bed.site.url('/vanished')];
+    expect(await urls('&contentType=TEXT/')).toEqual([...html, ...missing].sort());
+    expect(await urls('&contentType=text/plain')).toEqual(missing);
+    expect(await urls('&contentType=image/')).toEqual([]);
     expect(await urls('&q=VANISH')).toEqual([bed.site.url('/vanished')]);
     expect(await urls('&q=100%25')).toEqual([]);
     expect(await urls('&status=2xx&depth=2&sort=status')).toEqual([]);

@@ -67,6 +67,8 @@ describe('checkLink', () => {
       redirectChain: null,
       detail: null,
       finalUrl: site.url('/ok'),
+      contentType: null,
+      responseMs: expect.any(Number),
     });
     expect(site.hits('/ok', 'GET')).toBe(0);
   });
@@ -186,6 +188,8 @@ describe('checkLink', () => {
         redirectChain: null,
         detail: `invalid URL: ${JSON.stringify(raw)}`,
         finalUrl: raw,
+        contentType: null,
+        responseMs: null,
       });
     }
     expect(site.requests.length).toBe(before);
@@ -242,6 +246,8 @@ describe('checkLink', () => {
       redirectChain: null,
       detail: 'timed out after 0.15 s',
       finalUrl: site.url('/slow'),
+      contentType: null,
+      responseMs: null,
     });
     expect(site.hits('/slow')).toBe(2);
   });

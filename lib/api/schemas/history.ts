@@ -52,9 +52,20 @@ export const pagesQuery = z.object({
     .optional()
     .describe("class of the URL's own status; error: no HTTP answer (network failure, timeout, not a URL)"),
   kind: z.enum(['internal', 'external']).optional(),
+  contentType: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('a media type (text/html), or a type with a trailing slash (image/) for all of its subtypes'),
   depth: queryInt(0, 1_000_000).optional().describe('only URLs found at this many links from the root'),
   q: z.string().min(1).max(200).optional().describe('case-insensitive substring of the URL or the title'),
-  sort: z.enum(PAGE_SORTS).optional().describe('default url; ties are broken by url'),
+  sort: z
+    .enum(PAGE_SORTS)
+    .optional()
+    .describe(
+      'default url; ties are broken by url; rows without the value (no status, no response time) sort as lowest',
+    ),
   order: z.enum(['asc', 'desc']).optional().describe('default asc'),
 });
 
@@ -74,7 +85,23 @@ export const crawledUrlSchema = z
       .nullable()
       .describe('the link check outcome; null while the URL is still queued'),
     detail: z.string().nullable().describe('why the URL is broken, an error or skipped, in plain words'),
+    content_type: z
+      .string()
+      .nullable()
+      .describe(
+        'media type of the final response, lowercase, without parameters; null: no response or header',
+      ),
+    response_ms: z
+      .int()
+      .min(0)
+      .nullable()
+      .describe('milliseconds from the request to the final response as the crawler read it, hops included'),
     title: z.string().nullable().describe("the page's <title> (pages parsed with the SEO app on), else null"),
+    inlinks: z
+      .int()
+      .min(0)
+      .nullable()
+      .describe('distinct crawled pages linking to the URL; null until the run is finalized'),
     outlinks: z.int().min(0).nullable().describe('distinct links on the page; null: not parsed as a page'),
     is_page: z.union([z.literal(0), z.literal(1)]).describe('1: fetched and parsed as a page'),
     is_asset: z.union([z.literal(0), z.literal(1)]).describe('1: only seen as an embedded resource'),

@@ -165,6 +165,15 @@ export const crawlUrls = pgTable(
      */
     links: jsonb('links').$type<PageLink[]>(),
     is_page: integer('is_page').notNull().default(0),
+    /** Media type of the final response (`text/html`, parameters dropped); null without a response. */
+    content_type: text('content_type'),
+    /** Milliseconds from the request until the final response was read (pages: their body), hops included. */
+    response_ms: integer('response_ms'),
+    /**
+     * Distinct crawled pages linking to this URL, counted at finalization from the pages' `links`
+     * (null until then): stored so the pages list can sort and page by it.
+     */
+    inlinks: integer('inlinks'),
     /**
      * 1 when the URL was only seen as an embedded resource (img, script, stylesheet, media): it is
      * checked without downloading or parsing its body. Pages (a, area, iframe, meta refresh) are 0.

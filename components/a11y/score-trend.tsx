@@ -7,6 +7,14 @@ import { Table, Td, Th } from '@/components/ui/table';
 import type { A11yTrendPoint as TrendPoint } from '@/lib/dashboard/a11y';
 
 const shortDate = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dayAndTime = new Intl.DateTimeFormat('en', {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
 
 /**
  * The accessibility score of recent scanning runs as a line chart. The chart is a named image for
@@ -27,7 +35,13 @@ export function ScoreTrend({ points }: { points: TrendPoint[] }) {
   const first = points[0]!;
   const latest = points.at(-1)!;
   const summary = `Accessibility score over the last ${points.length} scans: ${first.score} on ${formatDateTime(first.startedAt)}, ${latest.score} on ${formatDateTime(latest.startedAt)}; lowest ${Math.min(...scores)}, highest ${Math.max(...scores)}.`;
-  const data = points.map((p) => ({ ...p, label: shortDate.format(new Date(p.startedAt)) }));
+  // Several scans on one day would repeat the date on the axis: the time tells them apart then.
+  const days = points.map((p) => shortDate.format(new Date(p.startedAt)));
+  const sameDay = new Set(days).size < days.length;
+  const data = points.map((p, i) => ({
+    ...p,
+    label: sameDay ? dayAndTime.format(new Date(p.startedAt)) : days[i],
+  }));
   return (
     <figure className="space-y-3">
       <div role="img" aria-labelledby={summaryId} className="h-56 w-full min-w-0">

@@ -1,6 +1,6 @@
 'use client';
 
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { failureMessage, requestJson } from '@/components/api/client';
 import type { A11yCriterion, A11yManualCheck, A11yReport } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
@@ -135,6 +135,12 @@ function CriterionRow({
   viewerId: string | undefined;
 }) {
   const [editing, setEditing] = useState(false);
+  // Closing the form (saved or cancelled) gives focus back to the cell's button, where it came from.
+  const cell = useRef<HTMLDivElement>(null);
+  const close = () => {
+    setEditing(false);
+    requestAnimationFrame(() => cell.current?.querySelector('button')?.focus());
+  };
   return (
     <tr>
       <Td className="font-mono text-xs whitespace-nowrap">{c.sc}</Td>
@@ -153,42 +159,44 @@ function CriterionRow({
         {c.rules.length > 0 ? c.rules.join(', ') : '—'}
       </Td>
       <Td className="min-w-56">
-        {editing ? (
-          <ManualCheckForm
-            sc={c.sc}
-            check={check}
-            siteId={actions.siteId}
-            onCancel={() => setEditing(false)}
-            onSaved={async (message) => {
-              setEditing(false);
-              await actions.onChanged(message);
-            }}
-          />
-        ) : (
-          <div className="flex flex-wrap items-start justify-between gap-2">
-            {check ? (
-              <div className="min-w-0 text-xs text-zinc-700">
-                <Badge tone={manualTone[check.status]}>{manualLabel[check.status]}</Badge>
-                {check.note ? <p className="mt-1 break-words text-zinc-800">{check.note}</p> : null}
-                <p className="mt-1 text-zinc-600">
-                  by {recordedBy(check.by, viewerId)}, {formatDateTime(check.at)}
-                </p>
-              </div>
-            ) : (
-              <span className="text-xs text-zinc-600">Not checked</span>
-            )}
-            {actions.canManage ? (
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-label={`${check ? 'Edit' : 'Record'} manual check of ${c.sc}`}
-                onClick={() => setEditing(true)}
-              >
-                {check ? 'Edit' : 'Record'}
-              </Button>
-            ) : null}
-          </div>
-        )}
+        <div ref={cell}>
+          {editing ? (
+            <ManualCheckForm
+              sc={c.sc}
+              check={check}
+              siteId={actions.siteId}
+              onCancel={close}
+              onSaved={async (message) => {
+                close();
+                await actions.onChanged(message);
+              }}
+            />
+          ) : (
+            <div className="flex flex-wrap items-start justify-between gap-2">
+              {check ? (
+                <div className="min-w-0 text-xs text-zinc-700">
+                  <Badge tone={manualTone[check.status]}>{manualLabel[check.status]}</Badge>
+                  {check.note ? <p className="mt-1 break-words text-zinc-800">{check.note}</p> : null}
+                  <p className="mt-1 text-zinc-600">
+                    by {recordedBy(check.by, viewerId)}, {formatDateTime(check.at)}
+                  </p>
+                </div>
+              ) : (
+                <span className="text-xs text-zinc-600">Not checked</span>
+              )}
+              {actions.canManage ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`${check ? 'Edit' : 'Record'} manual check of ${c.sc}`}
+                  onClick={() => setEditing(true)}
+                >
+                  {check ? 'Edit' : 'Record'}
+                </Button>
+              ) : null}
+            </div>
+          )}
+        </div>
       </Td>
     </tr>
   );

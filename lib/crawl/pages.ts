@@ -57,19 +57,23 @@ export interface CrawledUrlPage {
 }
 
 /*
- * The row as listed, computed once in a subquery so that filters, the sort and the keyset compare
- * the same expressions. The sort key is never null (-1 stands for "no status" or "not parsed"), so
- * the keyset comparison `(key, url) > (k, u)` is total; url is unique within a run and compares
- * byte by byte (the column is COLLATE "C", migration 0005), the order JavaScript sees too.
+ * The row as listed, so that filters, the sort and the keyset compare the same expressions. The
+ * sort key is never null (-1 stands for "no status" or "not parsed"), so the keyset comparison
+ * `(key, url) > (k, u)` is total; url is unique within a run and compares byte by byte (the column
+ * is COLLATE "C", migration 0005), the order JavaScript sees too. Postgres flattens this subquery
+ * and computes only the expressions a query uses, so picking a page costs the sort key (and the
+ * filters) per row, and the rest (the redirect chain's JSON, the title) only for the rows shown.
  */
 const listed = (runId: string) => sql`
   select url, kind, depth, verdict, detail, found_on, is_page, is_asset, status_code as final_status_code,
          content_type, response_ms, inlinks,
-         coalesce((chain -> 0 ->> 'status')::int, status_code) as status_code,
-         case when jsonb_array_length(coalesce(chain, '[]'::jsonb)) > 1 then chain -> -1 ->> 'url' end as redirect_target,
+         case when redirect_chain is null then status_code
+              else coalesce((redirect_chain::jsonb -> 0 ->> 'status')::int, status_code) end as status_code,
+         case when jsonb_array_length(coalesce(redirect_chain::jsonb, '[]'::jsonb)) > 1
+              then redirect_chain::jsonb -> -1 ->> 'url' end as redirect_target,
          seo_facts ->> 'title' as title,
          case when links is null then null else jsonb_array_length(links) end as outlinks
-  from (select *, redirect_chain::jsonb as chain from crawl_urls where run_id = ${runId}::uuid) c`;
+  from crawl_urls where run_id = ${runId}::uuid`;
 
 /** The sort's key before url, which breaks ties (url alone for the url sort). */
 const SORT_KEY: Record<Exclude<(typeof PAGE_SORTS)[number], 'url'>, SQL> = {
@@ -126,10 +130,13 @@ export async function listCrawledUrls(
 
   const rows = await queryRows<CrawledUrlResource & { sort_key: number | string }>(
     db,
-    sql`select *, ${key ?? sql`0`} as sort_key from (${listed(run.id)}) l
-        where ${sql.join(where, sql` and `)}
-        order by ${key ? sql`${key} ${dir}, ` : sql``}url ${dir}
-        limit ${limit + 1}`,
+    sql`with picked as materialized (
+          select url, ${key ?? sql`0`} as sort_key from (${listed(run.id)}) l
+          where ${sql.join(where, sql` and `)}
+          order by ${key ? sql`${key} ${dir}, ` : sql``}url ${dir}
+          limit ${limit + 1})
+        select l.*, picked.sort_key from picked join (${listed(run.id)}) l on l.url = picked.url
+        order by picked.sort_key ${dir}, picked.url ${dir}`,
   );
   if (rows.length === 0 && !after && run.state !== 'running' && !(await frontierKept(db, run.id)))
     throw new NotFoundError(

@@ -136,6 +136,10 @@ function LatestRunSummary({ status }: { status: SiteStatus }) {
   // or a standalone scan: the status endpoint reports it apart from the latest crawl.
   const a11y = status.site.a11y_enabled === 1;
   const a11yRun = status.latestA11yRun;
+  // By impact rather than a11y_issue_count, which the spec keeps at 0 for a crawl that chained the pass.
+  const a11yViolations = a11yRun
+    ? a11yRun.a11y_critical + a11yRun.a11y_serious + a11yRun.a11y_moderate + a11yRun.a11y_minor
+    : 0;
   if (!run) {
     return (
       <p className="text-sm text-zinc-600">
@@ -184,7 +188,8 @@ function LatestRunSummary({ status }: { status: SiteStatus }) {
                   href={`/sites/${status.site.id}/accessibility`}
                   className="text-accent-700 hover:underline"
                 >
-                  out of 100, {a11yRun.a11y_issue_count} {a11yRun.a11y_issue_count === 1 ? 'issue' : 'issues'}
+                  out of 100, {formatNumber(a11yViolations)}{' '}
+                  {a11yViolations === 1 ? 'violation' : 'violations'}
                 </Link>
               )
             }

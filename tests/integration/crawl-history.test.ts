@@ -26,7 +26,8 @@ const bed = crawlTestbed(() =>
     ),
     '/a': htmlPage('<a href="/missing">Missing</a>', 'Alpha page'),
     '/b': htmlPage('<p>b</p>', 'Bravo page'),
-    '/c': htmlPage('<a href="/a">A</a> <a href="/b">B</a>', 'Charlie page'),
+    // A link that is not a URL: broken without any HTTP answer (the pages list's `error` class).
+    '/c': htmlPage('<a href="/a">A</a> <a href="/b">B</a> <a href="http://">Bad</a>', 'Charlie page'),
     '/gone': { status: 404 },
     '/old': { status: 301, headers: { location: '/new' } },
     '/new': htmlPage('<p>new</p>', 'New page'),
@@ -82,7 +83,7 @@ beforeAll(async () => {
   site.route('/b', describedPage('<p>b</p>', 'Bravo page'));
   site.route('/c', {
     headers: { 'content-type': 'text/html' },
-    body: '<!doctype html><html><head><title>Charlie page</title></head><body><a href="/a">A</a> <a href="/b">B</a></body></html>',
+    body: '<!doctype html><html><head><title>Charlie page</title></head><body><a href="/a">A</a> <a href="/b">B</a> <a href="http://">Bad</a></body></html>',
   });
   const started = await call(crawlRoute.POST, {
     method: 'POST',
@@ -155,6 +156,7 @@ describe('new and fixed since the previous run', () => {
     expect(first.status).toBe(200);
     expect(first.body.run.id).toBe(firstRun);
     expect(first.body.brokenLinks.map((b: { target_url: string }) => b.target_url)).toEqual([
+      'http://',
       bed.site.url('/gone'),
       bed.site.url('/missing'),
     ]);
@@ -221,8 +223,12 @@ describe('GET /v1/sites/{id}/pages', () => {
       content_type: 'text/html',
     });
     expect(byUrl.get(bed.site.url('/vanished'))).toMatchObject({ inlinks: 1 });
-    // Every URL the crawler requested has a response time; none was requested twice.
-    for (const row of rows) expect(row.response_ms, row.url).toBeGreaterThanOrEqual(0);
+    // Every URL that answered has a response time; the link that is not a URL was never requested.
+    for (const row of rows) {
+      if (row.url === 'http://')
+        expect(row).toMatchObject({ status_code: null, response_ms: null, content_type: null });
+      else expect(row.response_ms, row.url).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it('pages through every row exactly once, in order, for each sort and direction', async () => {
@@ -254,7 +260,8 @@ describe('GET /v1/sites/{id}/pages', () => {
     expect(await urls('&status=4xx')).toEqual([bed.site.url('/missing'), bed.site.url('/vanished')]);
     expect(await urls('&status=3xx')).toEqual([bed.site.url('/old')]);
     expect(await urls('&status=5xx')).toEqual([]);
-    expect(await urls('&kind=external')).toEqual([]);
+    expect(await urls('&status=error')).toEqual(['http://']);
+    expect(await urls('&kind=external')).toEqual(['http://']);
     expect(await urls('&depth=0')).toEqual([bed.site.url('/')]);
     expect(await urls('&q=charlie')).toEqual([bed.site.url('/c')]);
     const html = ['/', '/a', '/b', '/c', '/gone', '/new', '/old'].map((p) => bed.site.url(p)).sort();

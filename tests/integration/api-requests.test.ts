@@ -164,7 +164,11 @@ describe('every 4xx carries {error}', () => {
     { id: '00000000-0000-4000-8000-000000000000', memberId: '' },
   ];
 
-  it('holds across routes, methods, bodies, queries, params and credentials', async () => {
+  // Every route × method × credential × body × query × params, in series: thousands of calls, so more
+  // time than a single test gets by default (it grows with every route added).
+  it('holds across routes, methods, bodies, queries, params and credentials', {
+    timeout: 240_000,
+  }, async () => {
     const credentials: Record<string, string>[] = [
       {},
       { authorization: 'Bearer nonsense' },

@@ -391,9 +391,14 @@ interface Comparison {
   onlyTheirs: string[];
 }
 
+/** Pairs on pages both tools checked (a page one of them could not load says nothing about rules). */
 function compare(ours: Findings, theirs: Findings, pa11yRules: Set<string>): Comparison {
-  const mine = new Set(ours.violations);
-  const other = new Set(theirs.violations);
+  const checkedByBoth = (key: string) => {
+    const path = key.split(' ')[0] as string;
+    return !(path in ours.notChecked) && !(path in theirs.notChecked);
+  };
+  const mine = new Set(ours.violations.filter(checkedByBoth));
+  const other = new Set(theirs.violations.filter(checkedByBoth));
   const inFrames = new Set(ours.inFramesOnly);
   const onlyOurs = [...mine].filter((key) => !other.has(key));
   const ruleOf = (key: string) => key.split(' ')[1] as string;
@@ -521,24 +526,36 @@ async function main(): Promise<void> {
       `peak RSS ratio ${(Math.max(...ours.map((m) => m.peakRssMb)) / Math.max(...theirs.map((m) => m.peakRssMb))).toFixed(2)}x`,
   );
 
-  // Findings: every run of a tool should agree with its first run, and the tools with each other.
-  const steady = (list: Measurement[]) =>
-    list.every(
-      (m) =>
-        m.findings.violations.slice().sort().join() === list[0]?.findings.violations.slice().sort().join(),
-    );
+  // Findings: every run of a tool should agree with its other runs, and the tools with each other.
   console.log(
-    `\nviolations, as (page, rule) pairs: Sitewatch's runs ${steady(ours) ? 'all equal' : 'DIFFER'}, pa11y-ci's runs ${steady(theirs) ? 'all equal' : 'DIFFER'}`,
+    `\nviolations, as (page, rule) pairs: Sitewatch's runs ${steadiness(ours)}; pa11y-ci's runs ${steadiness(theirs)}`,
   );
-  const c = compare((ours[0] as Measurement).findings, (theirs[0] as Measurement).findings, axe.ruleIds);
+  for (let run = 0; run < ours.length; run++) {
+    const mine = ours[run] as Measurement;
+    const other = theirs[run] as Measurement;
+    console.log(
+      `run ${run + 1}: ${agreement(compare(mine.findings, other.findings, axe.ruleIds), axe.version)}`,
+    );
+  }
+}
+
+/** Whether a tool's runs found the same pairs; if not, the pairs that came and went. */
+function steadiness(list: Measurement[]): string {
+  const sets = list.map((m) => new Set(m.findings.violations));
+  const all = new Set(sets.flatMap((set) => [...set]));
+  const varying = [...all].filter((key) => !sets.every((set) => set.has(key)));
+  return varying.length === 0 ? 'all equal' : `DIFFER in ${varying.length} pairs${sample(varying)}`;
+}
+
+function agreement(c: Comparison, pa11yAxe: string): string {
   const explained = c.onlyOursOther.length === 0 && c.onlyTheirs.length === 0;
-  console.log(
+  return (
     `${c.same ? 'same violations' : explained ? 'same violations in what both check' : 'DIFFERENT violations'}: ` +
-      `${c.both} pairs found by both\n` +
-      `  only Sitewatch, inside iframes (pa11y runs axe in the top document only): ${c.onlyOursInFrames}\n` +
-      `  only Sitewatch, rules pa11y's axe-core ${axe.version} does not have: ${c.onlyOursRuleMissingInPa11y.length}${sample(c.onlyOursRuleMissingInPa11y)}\n` +
-      `  only Sitewatch, otherwise: ${c.onlyOursOther.length}${sample(c.onlyOursOther)}\n` +
-      `  only pa11y-ci: ${c.onlyTheirs.length}${sample(c.onlyTheirs)}`,
+    `${c.both} pairs found by both\n` +
+    `  only Sitewatch, inside iframes (pa11y runs axe in the top document only): ${c.onlyOursInFrames}\n` +
+    `  only Sitewatch, rules pa11y's axe-core ${pa11yAxe} does not have: ${c.onlyOursRuleMissingInPa11y.length}${sample(c.onlyOursRuleMissingInPa11y)}\n` +
+    `  only Sitewatch, otherwise: ${c.onlyOursOther.length}${sample(c.onlyOursOther)}\n` +
+    `  only pa11y-ci: ${c.onlyTheirs.length}${sample(c.onlyTheirs)}`
   );
 }
 

@@ -1,8 +1,11 @@
+import { and, eq, isNull } from 'drizzle-orm';
 import { requirePermission } from '@/lib/auth/permissions';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
+import { sites } from '@/lib/db/schema';
 import { ConflictError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
+import { scheduleAfterManualCrawl } from '@/lib/sites/schedule';
 import type { CrawlEvents } from './events';
 import { getLiveState, type LiveCrawlState } from './live';
 import { startCrawl } from './run';
@@ -18,7 +21,8 @@ export interface TriggerCrawlResult {
 /**
  * A manual crawl (POST /v1/sites/{id}/crawl). The route checks visibility, then the 'crawl'
  * permission (an invisible site is 404 whatever the role); this re-checks both, then the apps. A
- * manual crawl never moves the site's cadence clock.
+ * manual crawl moves the site's cadence clock only when it is the site's pending first crawl
+ * (`scheduleAfterManualCrawl`).
  */
 export async function triggerCrawl(
   db: Db,
@@ -37,5 +41,14 @@ export async function triggerCrawl(
   }
   const chainA11y = site.a11y_enabled === 1 && (body?.chainA11y ?? true);
   const { started } = await startCrawl(db, site, { trigger: 'manual', chainA11y, events, now });
+  const schedule = started ? scheduleAfterManualCrawl(site, now) : null;
+  if (schedule) {
+    // Only while the first crawl is still pending: the scheduler's claim sets last_run_at first if
+    // it got there first, and then this changes nothing.
+    await db
+      .update(sites)
+      .set(schedule)
+      .where(and(eq(sites.tenant_id, site.tenant_id), eq(sites.id, site.id), isNull(sites.last_run_at)));
+  }
   return { started, status: await getLiveState(db, site.tenant_id, site.id) };
 }

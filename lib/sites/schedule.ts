@@ -43,6 +43,20 @@ export function initialSchedule(
 }
 
 /**
+ * A manual crawl of a site whose first crawl is still pending (never ran, scheduled) is that first
+ * crawl: the clock records it as the last run and counts the next one from it, so registering a site
+ * and crawling it at once does not crawl it twice a minute apart. Otherwise (null) a manual crawl
+ * leaves the clock alone.
+ */
+export function scheduleAfterManualCrawl(
+  site: Pick<Site, 'enabled' | 'last_run_at' | 'next_run_at' | 'cadence_minutes'>,
+  now: number,
+): Pick<Site, 'last_run_at' | 'next_run_at'> | null {
+  if (site.enabled !== 1 || site.last_run_at !== null || site.next_run_at === null) return null;
+  return { last_run_at: now, next_run_at: now + site.cadence_minutes * MINUTE_MS };
+}
+
+/**
  * The schedule after a settings edit, from the row before and the row as edited.
  *
  * Crawl clock:

@@ -92,12 +92,34 @@ describe('the scheduler tick', () => {
     expect((await runSchedulerTick(db, now, crawlEvents)).started).toEqual([]);
   });
 
-  it('a manual crawl does not move the clock, and a due site with a crawl running is not doubled', async () => {
+  it('a manual crawl right after registering is the first crawl: one crawl, the next one cadence later', async () => {
     const id = await createSite({ rootUrl: 'http://127.0.0.1:15/', cadenceMinutes: 2880 });
+    const before = await site(id);
+    expect(before).toMatchObject({ last_run_at: null, enabled: 1 });
+    const manual = await call(crawlRoute.POST, { path: `/api/v1/sites/${id}/crawl`, token, params: { id } });
+    expect(manual.status).toBe(202);
+    const after = await site(id);
+    const [run] = await crawlsOf([id]);
+    expect(after.last_run_at).toBe(run?.started_at);
+    expect(after.next_run_at).toBe((run?.started_at as number) + 2 * DAY);
+
+    // The scheduler, a minute on, finds nothing due: no second "first" crawl, no second usage row.
+    const tick = await runSchedulerTick(db, (before.next_run_at as number) + MINUTE, crawlEvents);
+    expect(tick.started).toEqual([]);
+    expect(await crawlsOf([id])).toHaveLength(1);
+  });
+
+  it('once a site has run, a manual crawl leaves the clock alone, and a due site with a crawl running is not doubled', async () => {
+    const id = await createSite({ rootUrl: 'http://127.0.0.1:17/', cadenceMinutes: 2880 });
+    const ranAt = Date.now() - DAY;
+    await db
+      .update(sites)
+      .set({ last_run_at: ranAt, next_run_at: ranAt + 2 * DAY })
+      .where(eq(sites.id, id));
     const before = await site(id);
     const manual = await call(crawlRoute.POST, { path: `/api/v1/sites/${id}/crawl`, token, params: { id } });
     expect(manual.status).toBe(202);
-    expect((await site(id)).next_run_at).toBe(before.next_run_at);
+    expect(await site(id)).toMatchObject({ last_run_at: ranAt, next_run_at: before.next_run_at });
 
     const now = (before.next_run_at as number) + MINUTE;
     const tick = await runSchedulerTick(db, now, crawlEvents);

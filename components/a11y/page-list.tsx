@@ -26,11 +26,17 @@ export function PageList({ report }: { report: A11yReport }) {
   }, [report.byPage, text]);
 
   if (report.byPage.length === 0) {
-    return <EmptyState title="No page was scanned" description="The latest run rendered no page." />;
+    return (
+      <div className="space-y-4">
+        <EmptyState title="No page was scanned" description="The latest run could not check any page." />
+        <NotScannedList pages={report.notScanned} />
+      </div>
+    );
   }
   const shown = pages.slice(0, limit);
   return (
     <div className="space-y-4">
+      <NotScannedList pages={report.notScanned} />
       <TextField
         label="Filter pages"
         type="search"
@@ -151,5 +157,34 @@ function FindingSummaryList({
         ))}
       </ul>
     </div>
+  );
+}
+
+/**
+ * Pages the run could not check (a hang, a crash, a refused or off-site redirect), with the reason:
+ * they are in no score and no verdict, so they are named rather than left out silently.
+ */
+function NotScannedList({ pages }: { pages: A11yReport['notScanned'] }) {
+  if (pages.length === 0) return null;
+  return (
+    <Table
+      showCaption
+      caption={`Not scanned (${formatNumber(pages.length)}): not in the score or the verdict`}
+    >
+      <thead>
+        <tr>
+          <Th>Page</Th>
+          <Th>Why</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {pages.map((page) => (
+          <tr key={page.url}>
+            <Td className="min-w-56 break-all">{page.url}</Td>
+            <Td className="min-w-56">{page.reason}</Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
   );
 }

@@ -38,7 +38,7 @@ import {
 } from './summary';
 import { applySuppressions as applySuppressionsOf } from './suppressions';
 import type { A11yVerdict } from './verdict';
-import { aaVerdict } from './verdict';
+import { siteVerdict } from './verdict';
 import { criterionBySc, type WcagPrinciple } from './wcag';
 
 type FindingRow = typeof a11yFindings.$inferSelect;
@@ -110,6 +110,12 @@ export interface A11ySummary {
   compliance: ComplianceTallies;
 }
 
+/** A page of the run that could not be scanned, and why (a hang, a crash, a refused or off-site redirect). */
+export interface A11yUnscannedPage {
+  url: string;
+  reason: string;
+}
+
 export interface A11yReport {
   run: RunResource;
   issues: A11yFindingResource[];
@@ -117,6 +123,8 @@ export interface A11yReport {
   w3cUrls: Record<string, string>;
   gainByRule: Record<string, number>;
   byPage: A11yPageSummary[];
+  /** Pages of the run not scanned, with the reason; excluded pages left out. Not in the spec. */
+  notScanned: A11yUnscannedPage[];
   coverage: A11yCoverage;
   manualChecks: Record<string, ManualCheck>;
   summary: A11ySummary;
@@ -171,6 +179,7 @@ export async function latestA11yRun(
 }
 
 interface RunEvaluation {
+  notScanned: A11yUnscannedPage[];
   rows: Map<string, FindingRow>;
   visible: A11yFinding[];
   pages: PageRuleResults[];
@@ -181,13 +190,22 @@ interface RunEvaluation {
 /** A run's findings and page outcomes on the pages not excluded, after the site's suppressions. */
 async function evaluateRun(db: Db, site: Site, run: Run, isExcluded: PathMatcher): Promise<RunEvaluation> {
   const pageRows = await db
-    .select({ url: a11yPages.page_url, status: a11yPages.status, passes: a11yPages.passes })
+    .select({
+      url: a11yPages.page_url,
+      status: a11yPages.status,
+      reason: a11yPages.reason,
+      passes: a11yPages.passes,
+    })
     .from(a11yPages)
     .where(and(eq(a11yPages.tenant_id, site.tenant_id), eq(a11yPages.run_id, run.id)))
     .orderBy(asc(a11yPages.page_url));
   const passedByPage = new Map<string, readonly string[]>();
+  const notScanned: A11yUnscannedPage[] = [];
   for (const page of pageRows) {
-    if (page.status === 'scanned' && !isExcluded(page.url)) passedByPage.set(page.url, page.passes);
+    if (isExcluded(page.url)) continue;
+    if (page.status === 'scanned') passedByPage.set(page.url, page.passes);
+    else if (page.status === 'not-scanned')
+      notScanned.push({ url: page.url, reason: page.reason ?? 'not scanned' });
   }
   const findingRows = await db
     .select()
@@ -214,6 +232,7 @@ async function evaluateRun(db: Db, site: Site, run: Run, isExcluded: PathMatcher
   }));
   const outcome = applySuppressionsOf(findings, scopes);
   return {
+    notScanned,
     rows,
     visible: outcome.visible,
     pages: pageRuleResults(passedByPage, outcome),
@@ -281,6 +300,7 @@ export async function getA11yReport(db: Db, principal: Principal, siteId: string
     w3cUrls,
     gainByRule: score === null ? {} : gainByRule(current.pages),
     byPage: pageSummaries(current),
+    notScanned: current.notScanned,
     coverage: coverageMatrix(current.pages),
     manualChecks: manualChecksOverlay(
       new Map(checks.map((c) => [c.sc, { status: c.status, note: c.note, by: c.by, at: c.at }])),
@@ -289,7 +309,7 @@ export async function getA11yReport(db: Db, principal: Principal, siteId: string
       score,
       ...impactCounts(current.visible),
       pagesScanned: current.pages.length,
-      verdict: aaVerdict(current.visible),
+      verdict: siteVerdict(current.visible, current.pages.length),
       byPrinciple: byPrinciple(current.visible),
       resolvedSinceLastScan: resolved,
       compliance: complianceTallies(current.visible),

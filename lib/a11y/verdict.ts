@@ -43,3 +43,23 @@ export function aaVerdict(findings: readonly A11yFinding[], lookup: RuleLookup =
     .join(' and ');
   return { compliant: false, targetLevel: 'AA', risk: `${levels} ${noun} on ${plural(pages.size, 'page')}` };
 }
+
+/**
+ * The site's verdict for a run: `aaVerdict` over what was scanned, but a run that scanned no page
+ * (every page hung, crashed or was refused) is not compliant: nothing was checked, and a yes would
+ * read as a clean result.
+ */
+export function siteVerdict(
+  findings: readonly A11yFinding[],
+  pagesScanned: number,
+  lookup: RuleLookup = lookupAxeRule,
+): A11yVerdict {
+  if (pagesScanned === 0) {
+    return {
+      compliant: false,
+      targetLevel: 'AA',
+      risk: 'no page could be scanned, so conformance is unknown',
+    };
+  }
+  return aaVerdict(findings, lookup);
+}

@@ -179,6 +179,42 @@ describe('GET /v1/sites/{id}/a11y-report', () => {
     expect(criteria.find((c) => c.sc === '1.4.3')?.status).toBe('manual');
     expect(body.manualChecks).toEqual({});
     expect(body.suppressions).toEqual([]);
+    // The page that hung is listed with its reason: the report never reads as complete without it.
+    expect(body.notScanned).toEqual([
+      { url: 'https://s.example/slow', reason: 'did not finish loading within 30 s' },
+    ]);
+  });
+
+  it('is not compliant when the run could scan no page at all', async () => {
+    const site = await insertSite(db, owner.tenantId, 'unscannable.example');
+    const [run] = await db
+      .insert(runs)
+      .values({
+        site_id: site,
+        tenant_id: owner.tenantId,
+        started_at: Date.now(),
+        finished_at: Date.now(),
+        state: 'completed',
+        kind: 'a11y',
+      })
+      .returning({ id: runs.id });
+    await storePageScans(db, { tenantId: owner.tenantId, runId: run!.id }, [
+      { url: 'https://unscannable.example/', status: 'not-scanned', reason: 'the renderer crashed' },
+    ]);
+    const res = await report(owner.token, site);
+    expect(res.status).toBe(200);
+    expect(res.body.summary).toMatchObject({
+      score: null,
+      pagesScanned: 0,
+      verdict: {
+        compliant: false,
+        targetLevel: 'AA',
+        risk: 'no page could be scanned, so conformance is unknown',
+      },
+    });
+    expect(res.body.notScanned).toEqual([
+      { url: 'https://unscannable.example/', reason: 'the renderer crashed' },
+    ]);
   });
 
   it('is a 404 for another tenant and for a site with no stored results', async () => {

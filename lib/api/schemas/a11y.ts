@@ -86,6 +86,11 @@ export const a11yReportResponse = z.object({
   byPage: z.array(
     z.object({ url: z.string(), score: z.int(), issues: count, violations: count, needsReview: count }),
   ),
+  notScanned: z
+    .array(z.object({ url: z.string(), reason: z.string() }))
+    .describe(
+      'pages of the run that could not be scanned (a hang, a crash, a refused or off-site redirect, an HTTP error), with the reason; excluded pages left out. Not in the specification.',
+    ),
   coverage: z.object({
     totals: z.object({ fail: count, pass: count, manual: count, total: count }),
     principles: z.array(

@@ -30,9 +30,10 @@ const NETWORK_ARGS = ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp
 
 export interface LaunchOptions {
   /**
-   * The proxy server for the whole browser. Each render context names its own proxy session with
-   * credentials; this browser-wide setting has none, so a context opened without a session fails
-   * closed (407) instead of reaching the network directly.
+   * The proxy server for the whole browser. Each render context names its own proxy session (a
+   * port of its own); this browser-wide setting is the proxy's port that belongs to no session and
+   * refuses everything, so a context opened without a session fails closed instead of reaching the
+   * network directly.
    */
   proxy?: string;
 }
@@ -92,8 +93,8 @@ export class BrowserHolder {
   }
 
   /**
-   * A proxy session for one browser context: pass its `settings` as the context's `proxy`, read
-   * its failures to explain a navigation, close it with the context.
+   * A proxy session for one browser context (its own port on 127.0.0.1): pass its `settings` as the
+   * context's `proxy`, read its failures to explain a navigation, close it with the context.
    */
   async proxySession(options: { allowPrivate: boolean }): Promise<ProxySession> {
     return (await this.startedProxy()).session(options);

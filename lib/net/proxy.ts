@@ -16,15 +16,22 @@
  *   the site, so certificate checks are Chromium's own.
  * - Anything else (an `Upgrade` on a plain request, a non-http URL) is refused.
  *
- * Not an open relay: it listens on 127.0.0.1 only, and every request must carry Basic
- * proxy credentials naming an open session and the proxy's random secret (32 bytes, per proxy).
- * Each browser context gets its own session (its username), which carries its policy and collects
- * what failed, so the render pass can say why a page's navigation did not load.
+ * One listener per session: each browser context gets a session with its own port on 127.0.0.1,
+ * which carries the context's policy and collects what failed (so the render pass can say why a
+ * page's navigation did not load), and which stops listening when the session closes. The port is
+ * the session; there are no proxy credentials. Credentials cost more than they protected: Playwright
+ * answers a proxy's auth challenge by intercepting every request of the context through Node and
+ * switching the HTTP cache off, which halved the render pass's speed. What a credential-free port
+ * leaves open is nothing a local process lacks: the port only reaches what its session allows
+ * (public addresses, unless the session allows private ones, as `ALLOW_PRIVATE_NETWORK` does for
+ * every lib/net request), which any local process can reach directly; it listens on loopback only,
+ * so it is not a relay for other machines; and it lives only as long as one page's context. The
+ * proxy's own address (`BrowserProxy.url`, the browser-wide setting) belongs to no session and
+ * refuses everything, so a context opened without a session fails closed.
  *
  * Caps keep a hostile page from exhausting the server: connections, header sizes, and idle
  * timeouts on every socket (see the constants).
  */
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import dns, { type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
@@ -34,7 +41,7 @@ import { BlockedAddressError, toNetError } from './errors';
 import { parseUrl } from './url';
 
 /**
- * Client connections at once, across every session. Chromium opens at most 32 per proxy and
+ * Client connections at once, across every session's port. Chromium opens at most 32 per proxy and
  * context, and the render pass runs a handful of contexts; past this, new connections are dropped.
  */
 export const MAX_PROXY_CONNECTIONS = 512;
@@ -55,8 +62,6 @@ const HEADERS_TIMEOUT_MS = 10_000;
 
 /** Failures remembered per session (one per host and port). */
 const MAX_FAILURES_KEPT = 1_000;
-
-const REALM = 'Basic realm="sitewatch-render"';
 
 /** How the proxy reaches the network. Tests stand in for DNS and the internet with loopback. */
 export interface ProxyNetwork {
@@ -84,15 +89,14 @@ export interface ContextProxySettings {
   server: string;
   /** `<-loopback>` removes Chromium's built-in bypass, so loopback targets go through the proxy too. */
   bypass: string;
-  username: string;
-  password: string;
 }
 
 export interface ProxySession {
+  /** The session's own port: pass as the context's `proxy`. */
   readonly settings: ContextProxySettings;
   /** The last failure of a request to `url`'s host and port in this session, if any. */
   failureFor(url: string): ProxyFailure | undefined;
-  /** Ends the session: its credentials stop working and its open connections are closed. */
+  /** Ends the session: its port stops listening and its open connections are closed. */
   close(): void;
 }
 
@@ -115,13 +119,12 @@ const HOP_BY_HOP = new Set([
 ]);
 
 export class BrowserProxy {
-  private readonly secret = randomBytes(32).toString('base64url');
-  private readonly sessions = new Map<string, Session>();
+  private readonly servers = new Set<http.Server>();
   private readonly clients = new Set<Socket>();
   private readonly agent: http.Agent;
+  private closed = false;
 
   private constructor(
-    private readonly server: http.Server,
     readonly url: string,
     private readonly network: ProxyNetwork,
   ) {
@@ -131,66 +134,71 @@ export class BrowserProxy {
       this.network.connect(options.host as string, Number(options.port));
   }
 
-  /** Starts a proxy on 127.0.0.1 on a free port. */
+  /**
+   * Starts a proxy. Its `url` is a port on 127.0.0.1 that belongs to no session and refuses every
+   * request (403, and CONNECT closed): the browser-wide setting, so a context without a session
+   * reaches nothing.
+   */
   static async start(network: ProxyNetwork = systemNetwork): Promise<BrowserProxy> {
-    const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES });
-    server.maxConnections = MAX_PROXY_CONNECTIONS;
-    server.headersTimeout = HEADERS_TIMEOUT_MS;
-    server.requestTimeout = 0; // uploads are bounded by the idle timeout instead
-    server.timeout = PROXY_IDLE_TIMEOUT_MS;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
-    const proxy = new BrowserProxy(server, `http://127.0.0.1:${port}`, network);
-    server.on('connection', (socket: Socket) => {
-      proxy.clients.add(socket);
-      socket.once('close', () => proxy.clients.delete(socket));
-    });
-    server.on('request', (req, res) => proxy.onRequest(req, res));
-    server.on('connect', (req, socket, head) => proxy.onConnect(req, socket, head));
-    server.on('upgrade', (_req, socket: Duplex) => endRaw(socket, 501, 'Not Implemented'));
-    server.on('clientError', (_err, socket: Duplex) => socket.destroy());
+    const refusing = await listen();
+    const proxy = new BrowserProxy(urlOf(refusing), network);
+    proxy.adopt(refusing);
+    refusing.on('request', (_req, res: ServerResponse) => respondText(res, 403, 'no render session'));
+    refusing.on('connect', (_req, socket: Duplex) => endRaw(socket, 403, 'Forbidden'));
     return proxy;
   }
 
-  /** A session for one browser context: `allowPrivate` lets private and loopback hosts through. */
-  session(options: { allowPrivate: boolean }): ProxySession {
-    const username = randomUUID();
+  /**
+   * A session for one browser context, on a port of its own: `allowPrivate` lets private and
+   * loopback hosts through.
+   */
+  async session(options: { allowPrivate: boolean }): Promise<ProxySession> {
+    if (this.closed) throw new Error('the browser proxy is closed');
     const state: Session = { allowPrivate: options.allowPrivate, failures: new Map(), sockets: new Set() };
-    this.sessions.set(username, state);
+    const server = await listen();
+    this.adopt(server);
+    server.on('request', (req, res) => this.onRequest(req, res, state));
+    server.on('connect', (req, socket, head) => this.onConnect(req, socket, head, state));
+    if (this.closed) server.close();
     return {
-      settings: { server: this.url, bypass: '<-loopback>', username, password: this.secret },
+      settings: { server: urlOf(server), bypass: '<-loopback>' },
       failureFor: (url) => {
         const key = authorityOf(url);
         return key ? state.failures.get(key) : undefined;
       },
       close: () => {
-        this.sessions.delete(username);
+        server.close();
+        server.closeAllConnections();
+        this.servers.delete(server);
         for (const socket of state.sockets) socket.destroy();
       },
     };
   }
 
   async close(): Promise<void> {
-    this.sessions.clear();
+    this.closed = true;
+    const closing = [...this.servers].map(
+      (server) => new Promise<void>((resolve) => server.close(() => resolve())),
+    );
+    this.servers.clear();
     for (const socket of this.clients) socket.destroy();
     this.agent.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await Promise.all(closing);
   }
 
-  /** The session named by a request's Basic credentials, if the secret matches. */
-  private authorize(header: string | undefined): Session | undefined {
-    const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
-    if (!match) return undefined;
-    const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) return undefined;
-    const given = Buffer.from(decoded.slice(colon + 1));
-    const secret = Buffer.from(this.secret);
-    if (given.length !== secret.length || !timingSafeEqual(given, secret)) return undefined;
-    return this.sessions.get(decoded.slice(0, colon));
+  /** The caps and handlers every listener shares; client connections counted across all of them. */
+  private adopt(server: http.Server): void {
+    this.servers.add(server);
+    server.on('connection', (socket: Socket) => {
+      if (this.clients.size >= MAX_PROXY_CONNECTIONS) {
+        socket.destroy();
+        return;
+      }
+      this.clients.add(socket);
+      socket.once('close', () => this.clients.delete(socket));
+    });
+    server.on('upgrade', (_req, socket: Duplex) => endRaw(socket, 501, 'Not Implemented'));
+    server.on('clientError', (_err, socket: Duplex) => socket.destroy());
   }
 
   /**
@@ -219,12 +227,7 @@ export class BrowserProxy {
     return true;
   }
 
-  private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    const session = this.authorize(req.headers['proxy-authorization']);
-    if (!session) {
-      res.writeHead(407, { 'proxy-authenticate': REALM, 'content-length': 0 }).end();
-      return;
-    }
+  private onRequest(req: IncomingMessage, res: ServerResponse, session: Session): void {
     if (!this.track(session, req.socket)) return;
     const target = parseUrl(req.url ?? '');
     if (target?.protocol !== 'http:') {
@@ -285,14 +288,8 @@ export class BrowserProxy {
     req.pipe(upstream);
   }
 
-  private onConnect(req: IncomingMessage, client: Duplex, head: Buffer): void {
+  private onConnect(req: IncomingMessage, client: Duplex, head: Buffer, session: Session): void {
     client.on('error', () => client.destroy());
-    const session = this.authorize(req.headers['proxy-authorization']);
-    if (!session) {
-      // node hands the socket over after CONNECT, so the client retries on a new connection.
-      endRaw(client, 407, 'Proxy Authentication Required', `Proxy-Authenticate: ${REALM}\r\n`);
-      return;
-    }
     if (!this.track(session, client)) return;
     const target = tunnelTarget(req.url ?? '');
     if (!target) {
@@ -336,6 +333,23 @@ export class BrowserProxy {
       client.on('close', () => upstream.destroy());
     }, fail);
   }
+}
+
+/** An HTTP server on a free port of 127.0.0.1 with the proxy's header and idle limits. */
+async function listen(): Promise<http.Server> {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = 0; // uploads are bounded by the idle timeout instead
+  server.timeout = PROXY_IDLE_TIMEOUT_MS;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return server;
+}
+
+function urlOf(server: http.Server): string {
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /** `host:port` of a CONNECT request, canonicalized by the URL parser (IDN, odd IPv4 forms). */
@@ -407,7 +421,7 @@ function respondText(res: ServerResponse, status: number, text: string): void {
 }
 
 /** Answers on a socket node no longer parses (after CONNECT or Upgrade) and closes it. */
-function endRaw(socket: Duplex, status: number, message: string, extra = ''): void {
+function endRaw(socket: Duplex, status: number, message: string): void {
   if (socket.destroyed) return;
-  socket.end(`HTTP/1.1 ${status} ${message}\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${message}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
 }

@@ -388,7 +388,8 @@ describe("the network guard (every request through lib/net's proxy)", () => {
         (response) => response?.status(),
         (err: Error) => err.message,
       );
-      expect(outcome === 407 || String(outcome).includes('ERR_'), String(outcome)).toBe(true);
+      // The browser-wide proxy is the port that belongs to no session: 403 to everything.
+      expect(outcome === 403 || String(outcome).includes('ERR_'), String(outcome)).toBe(true);
     } finally {
       await context.close();
     }

@@ -43,12 +43,12 @@ beforeAll(async () => {
   publicSite = await startServer('127.0.0.2', {
     '/page': (req, res) => {
       res.setHeader('content-type', 'text/plain');
-      res.end(`host=${req.headers.host} auth=${req.headers['proxy-authorization'] ?? 'none'}`);
+      res.end(`host=${req.headers.host}`);
     },
   });
   proxy = await BrowserProxy.start(network);
-  guarded = proxy.session({ allowPrivate: false });
-  open = proxy.session({ allowPrivate: true });
+  guarded = await proxy.session({ allowPrivate: false });
+  open = await proxy.session({ allowPrivate: true });
 });
 
 afterAll(async () => {
@@ -57,19 +57,19 @@ afterAll(async () => {
   await publicSite?.close();
 });
 
-const basic = (session: ProxySession, password = session.settings.password) =>
-  `Basic ${Buffer.from(`${session.settings.username}:${password}`).toString('base64')}`;
+/** Where a request goes: a session's own port, or the proxy's port that belongs to no session. */
+type Through = ProxySession | BrowserProxy;
+const portOf = (through: Through) => new URL('url' in through ? through.url : through.settings.server).port;
 
 /** A plain-http request through the proxy, in proxy form (absolute URL). */
-function viaProxy(url: string, auth?: string, through = proxy): Promise<{ status: number; body: string }> {
-  const { port } = new URL(through.url);
+function viaProxy(url: string, through: Through): Promise<{ status: number; body: string }> {
   const host = URL.canParse(url) ? new URL(url).host : 'public.example';
   return new Promise((resolve, reject) => {
     const req = http.request({
       host: '127.0.0.1',
-      port,
+      port: portOf(through),
       path: url,
-      headers: { host, ...(auth ? { 'proxy-authorization': auth } : {}) },
+      headers: { host },
       agent: false,
     });
     req.on('response', (res) => {
@@ -86,15 +86,13 @@ function viaProxy(url: string, auth?: string, through = proxy): Promise<{ status
 }
 
 /** A CONNECT through the proxy: its status and, on 200, the open tunnel (null when the proxy hung up). */
-function connectTo(authority: string, auth?: string): Promise<{ status: number; socket: Duplex | null }> {
-  const { port } = new URL(proxy.url);
+function connectTo(authority: string, through: Through): Promise<{ status: number; socket: Duplex | null }> {
   return new Promise((resolve) => {
     const req = http.request({
       host: '127.0.0.1',
-      port,
+      port: portOf(through),
       method: 'CONNECT',
       path: authority,
-      headers: auth ? { 'proxy-authorization': auth } : {},
       agent: false,
     });
     req.on('connect', (res, socket) => {
@@ -111,8 +109,8 @@ function connectTo(authority: string, auth?: string): Promise<{ status: number; 
 }
 
 /** A CONNECT through the proxy; on 200, one HTTP request through the tunnel. */
-async function tunnel(authority: string, auth?: string): Promise<{ status: number; body: string }> {
-  const { status, socket } = await connectTo(authority, auth);
+async function tunnel(authority: string, through: Through): Promise<{ status: number; body: string }> {
+  const { status, socket } = await connectTo(authority, through);
   if (!socket) return { status, body: '' };
   return new Promise((resolve) => {
     let raw = '';
@@ -126,32 +124,40 @@ async function tunnel(authority: string, auth?: string): Promise<{ status: numbe
 }
 
 describe('not an open relay', () => {
-  it('answers 407 without credentials, with a wrong secret, or for a closed session, and reaches nothing', async () => {
-    const closed = proxy.session({ allowPrivate: true });
-    closed.close();
+  it("refuses everything on the proxy's own port (the browser-wide setting: a context without a session)", async () => {
     const before = publicSite.hits('/page');
-    for (const auth of [undefined, basic(open, 'guessed'), basic(closed), 'Bearer x']) {
-      expect((await viaProxy(publicSite.url('/page'), auth)).status).toBe(407);
-      expect((await tunnel(`${publicSite.host}:${publicSite.port}`, auth)).status).toBe(407);
-    }
+    expect((await viaProxy(publicSite.url('/page'), proxy)).status).toBe(403);
+    expect((await tunnel(`${publicSite.host}:${publicSite.port}`, proxy)).status).toBe(403);
     expect(publicSite.hits('/page')).toBe(before);
   });
 
-  it('listens on 127.0.0.1 only', () => {
-    expect(new URL(proxy.url).hostname).toBe('127.0.0.1');
+  it("stops listening on a session's port when the session closes", async () => {
+    const closed = await proxy.session({ allowPrivate: true });
+    closed.close();
+    const before = publicSite.hits('/page');
+    await expect(viaProxy(publicSite.url('/page'), closed)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect((await tunnel(`${publicSite.host}:${publicSite.port}`, closed)).status).toBe(0);
+    expect(publicSite.hits('/page')).toBe(before);
+  });
+
+  it('gives each session a port of its own, on 127.0.0.1 only', () => {
+    const ports = [proxy.url, guarded.settings.server, open.settings.server].map((url) => new URL(url));
+    for (const url of ports) expect(url.hostname).toBe('127.0.0.1');
+    expect(new Set(ports.map((url) => url.port)).size).toBe(3);
+    expect(Object.keys(guarded.settings).sort()).toEqual(['bypass', 'server']);
   });
 });
 
 describe('plain http requests', () => {
-  it('forwards to public hosts with the Host header kept and the proxy credentials dropped', async () => {
-    const answer = await viaProxy(`http://public.example:${publicSite.port}/page`, basic(guarded));
-    expect(answer).toEqual({ status: 200, body: `host=public.example:${publicSite.port} auth=none` });
+  it('forwards to public hosts with the Host header kept', async () => {
+    const answer = await viaProxy(`http://public.example:${publicSite.port}/page`, guarded);
+    expect(answer).toEqual({ status: 200, body: `host=public.example:${publicSite.port}` });
   });
 
   it('refuses a name that resolves to a private address, and never connects', async () => {
     const before = local.hits('/secret');
     const url = `http://private.example:${local.port}/secret`;
-    const answer = await viaProxy(url, basic(guarded));
+    const answer = await viaProxy(url, guarded);
     expect(answer.status).toBe(403);
     expect(guarded.failureFor(url)).toEqual({
       refused: true,
@@ -163,7 +169,7 @@ describe('plain http requests', () => {
   it('refuses private IP literals, IPv4-mapped IPv6 and odd IPv4 spellings', async () => {
     for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '0x7f.1', '2130706433']) {
       const url = `http://${host}:${local.port}/secret`;
-      expect((await viaProxy(url, basic(guarded))).status, host).toBe(403);
+      expect((await viaProxy(url, guarded)).status, host).toBe(403);
       expect(guarded.failureFor(url)?.refused, host).toBe(true);
     }
     expect(local.hits('/secret')).toBe(0);
@@ -174,8 +180,8 @@ describe('plain http requests', () => {
     const fresh = await BrowserProxy.start(network);
     try {
       dialed.length = 0;
-      const session = fresh.session({ allowPrivate: false });
-      const answer = await viaProxy(`http://mixed.example:${publicSite.port}/page`, basic(session), fresh);
+      const session = await fresh.session({ allowPrivate: false });
+      const answer = await viaProxy(`http://mixed.example:${publicSite.port}/page`, session);
       expect(answer.status).toBe(200);
       expect(dialed).toEqual([PUBLIC]);
     } finally {
@@ -193,12 +199,12 @@ describe('plain http requests', () => {
     const fresh = await BrowserProxy.start(rebinding);
     try {
       dialed.length = 0;
-      const session = fresh.session({ allowPrivate: false });
+      const session = await fresh.session({ allowPrivate: false });
       const url = `http://rebind.example:${publicSite.port}/page`;
-      expect((await viaProxy(url, basic(session), fresh)).status).toBe(200);
+      expect((await viaProxy(url, session)).status).toBe(200);
       expect(lookups).toBe(1);
       expect(dialed).toEqual([PUBLIC]);
-      expect((await viaProxy(url, basic(session), fresh)).status).toBe(403);
+      expect((await viaProxy(url, session)).status).toBe(403);
       expect(dialed).toEqual([PUBLIC]);
     } finally {
       await fresh.close();
@@ -206,40 +212,40 @@ describe('plain http requests', () => {
   });
 
   it('lets private hosts through a session that allows them', async () => {
-    const answer = await viaProxy(`http://private.example:${local.port}/secret`, basic(open));
+    const answer = await viaProxy(`http://private.example:${local.port}/secret`, open);
     expect(answer).toEqual({ status: 200, body: 'internal' });
   });
 
   it('answers 502 and files the reason when the host cannot be reached', async () => {
     const port = await closedPort('127.0.0.1');
     const refusedUrl = `http://127.0.0.1:${port}/`;
-    expect((await viaProxy(refusedUrl, basic(open))).status).toBe(502);
+    expect((await viaProxy(refusedUrl, open)).status).toBe(502);
     expect(open.failureFor(refusedUrl)).toEqual({
       refused: false,
       reason: 'connection refused by 127.0.0.1',
     });
     const unknown = 'http://nowhere.example/';
-    expect((await viaProxy(unknown, basic(open))).status).toBe(502);
+    expect((await viaProxy(unknown, open)).status).toBe(502);
     expect(open.failureFor(unknown)?.reason).toBe('DNS lookup failed for host nowhere.example');
   });
 
   it('refuses URLs that are not absolute http', async () => {
-    expect((await viaProxy('/relative', basic(open))).status).toBe(400);
-    expect((await viaProxy(`https://public.example:${publicSite.port}/page`, basic(open))).status).toBe(400);
+    expect((await viaProxy('/relative', open)).status).toBe(400);
+    expect((await viaProxy(`https://public.example:${publicSite.port}/page`, open)).status).toBe(400);
   });
 });
 
 describe('CONNECT tunnels', () => {
   it('tunnels to a public host', async () => {
-    const answer = await tunnel(`public.example:${publicSite.port}`, basic(guarded));
+    const answer = await tunnel(`public.example:${publicSite.port}`, guarded);
     expect(answer.status).toBe(200);
-    expect(answer.body).toBe(`host=public.example:${publicSite.port} auth=none`);
+    expect(answer.body).toBe(`host=public.example:${publicSite.port}`);
   });
 
   it('refuses private names and literals, filing the reason under host and port', async () => {
     const before = local.hits('/secret');
     for (const host of ['private.example', '127.0.0.1', '[::1]', '169.254.169.254']) {
-      expect((await tunnel(`${host}:${local.port}`, basic(guarded))).status, host).toBe(403);
+      expect((await tunnel(`${host}:${local.port}`, guarded)).status, host).toBe(403);
     }
     expect(guarded.failureFor(`https://private.example:${local.port}/x`)?.reason).toBe(
       'resolves to 127.0.0.1, not a public internet address',
@@ -252,15 +258,15 @@ describe('CONNECT tunnels', () => {
 
   it('refuses malformed targets', async () => {
     for (const target of ['public.example', 'public.example:0', 'user@public.example:443', 'a/b:443']) {
-      expect((await tunnel(target, basic(open))).status, target).toBe(400);
+      expect((await tunnel(target, open)).status, target).toBe(400);
     }
   });
 });
 
 describe('sessions', () => {
   it('closing a session closes its open tunnels', async () => {
-    const session = proxy.session({ allowPrivate: true });
-    const { socket } = await connectTo(`127.0.0.2:${publicSite.port}`, basic(session));
+    const session = await proxy.session({ allowPrivate: true });
+    const { socket } = await connectTo(`127.0.0.2:${publicSite.port}`, session);
     if (!socket) throw new Error('the tunnel did not open');
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     session.close();
@@ -268,25 +274,24 @@ describe('sessions', () => {
   });
 
   it('holds one session to MAX_SESSION_SOCKETS sockets, client and upstream counted', async () => {
-    const session = proxy.session({ allowPrivate: true });
+    const session = await proxy.session({ allowPrivate: true });
     let opened = 0;
     for (let i = 0; i < MAX_SESSION_SOCKETS / 2 + 3; i++) {
-      if ((await connectTo(`127.0.0.2:${publicSite.port}`, basic(session))).socket) opened++;
+      if ((await connectTo(`127.0.0.2:${publicSite.port}`, session)).socket) opened++;
     }
     expect(opened).toBe(MAX_SESSION_SOCKETS / 2);
     // Another session is not affected by this one's cap.
-    expect((await tunnel(`127.0.0.2:${publicSite.port}`, basic(open))).status).toBe(200);
+    expect((await tunnel(`127.0.0.2:${publicSite.port}`, open)).status).toBe(200);
     session.close();
   });
 
   it('refuses WebSocket-style upgrades on plain requests (Chromium tunnels them with CONNECT)', async () => {
-    const { port } = new URL(proxy.url);
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request({
         host: '127.0.0.1',
-        port,
+        port: portOf(open),
         path: `http://public.example:${publicSite.port}/ws`,
-        headers: { connection: 'Upgrade', upgrade: 'websocket', 'proxy-authorization': basic(open) },
+        headers: { connection: 'Upgrade', upgrade: 'websocket' },
         agent: false,
       });
       req.on('response', (res) => resolve(res.statusCode ?? 0));

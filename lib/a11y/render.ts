@@ -17,6 +17,7 @@
  * navigation the proxy refused comes out `refused: <url> resolves to <address>, ...`; refused
  * subresources simply fail, as they would for a visitor whose network blocks them.
  */
+import type { RunOptions } from 'axe-core';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { config } from '@/lib/config';
 import { type ProxySession, unreachableTargetReason } from '@/lib/net';
@@ -45,6 +46,18 @@ export const PAGE_TIME_LIMIT_MS = 30_000;
  * page's own markup, which axe checks, is already there.
  */
 export const LOAD_WAIT_MS = 5_000;
+
+/**
+ * axe's options for every page. `resultTypes`: passes and inapplicable rules are kept as ids only
+ * (axe-results.ts), so axe lists one element for them instead of building a selector and HTML
+ * snippet for every element that passed, which was most of a large page's check; the rules run and
+ * their verdicts are the same, and violations and needs-review keep every element. Selectors are
+ * kept (example nodes carry them); `ancestry`, `xpath` and `elementRef` stay at axe's off.
+ */
+const AXE_OPTIONS = {
+  runOnly: { type: 'tag', values: [...AXE_RUN_ONLY_TAGS] },
+  resultTypes: ['violations', 'incomplete'],
+} satisfies RunOptions;
 
 export interface RenderOptions {
   /** Pages rendered at once. Default `DEFAULT_RENDER_CONCURRENCY`. */
@@ -240,7 +253,7 @@ async function renderPage(
     checkStillOnSite(page, target);
 
     phase = 'checking';
-    const results = await analyzePage(page, { runOnly: { type: 'tag', values: [...AXE_RUN_ONLY_TAGS] } });
+    const results = await analyzePage(page, AXE_OPTIONS);
     // A script may have navigated away while axe ran: the results would then be another page's.
     checkStillOnSite(page, target);
     return scannedPageFrom(url, results);

@@ -32,17 +32,25 @@ let reference: Browser;
 
 const current = () => launched[launched.length - 1] as Browser;
 
-/** The renderer's page at `path`: the document has committed, its blocking script is pending. */
-function rendererPage(path: string) {
-  return current()
-    .contexts()
-    .flatMap((c) => c.pages())
-    .find((p) => p.url().endsWith(path));
+/**
+ * The renderer's page at `path`: the document has committed, its blocking script is pending.
+ * Chromium can ask for the script before Playwright has heard that the document committed (the
+ * page's URL still reads about:blank), so this waits for the commit to be seen.
+ */
+async function rendererPage(path: string) {
+  for (let tries = 0; tries < 250; tries++) {
+    const found = current()
+      .contexts()
+      .flatMap((c) => c.pages())
+      .find((p) => p.url().endsWith(path));
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('renderer page not found');
 }
 
 const crashRenderer: RouteHandler = async () => {
-  const target = rendererPage('/crash-renderer');
-  if (!target) throw new Error('renderer page not found');
+  const target = await rendererPage('/crash-renderer');
   const session = await target.context().newCDPSession(target);
   session.send('Page.crash').catch(() => {});
 };

@@ -18,7 +18,7 @@
  * stored and duplicates nothing; finalization recomputes the counters from the stored rows and
  * writes the ledger keyed on the run id.
  */
-import { and, asc, eq, sql, TransactionRollbackError } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, TransactionRollbackError } from 'drizzle-orm';
 import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
 import { recordLimitHit } from '@/lib/crawl/limits';
@@ -26,6 +26,7 @@ import { loadRun } from '@/lib/crawl/run';
 import { compileExcludes } from '@/lib/crawl/url';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
+import { completedCrawlOf } from '@/lib/db/running-crawl';
 import {
   type A11yPassSettings,
   a11yPages,
@@ -87,15 +88,8 @@ export async function lastCompletedCrawlId(
   const [row] = await db
     .select({ id: runs.id })
     .from(runs)
-    .where(
-      and(
-        eq(runs.tenant_id, site.tenant_id),
-        eq(runs.site_id, site.id),
-        eq(runs.kind, 'crawl'),
-        eq(runs.state, 'completed'),
-      ),
-    )
-    .orderBy(sql`${runs.started_at} desc`)
+    .where(completedCrawlOf(site.tenant_id, site.id))
+    .orderBy(desc(runs.started_at))
     .limit(1);
   return row?.id ?? null;
 }
@@ -298,7 +292,13 @@ export async function renderBatch(db: Db, runId: string, options: BatchOptions):
   const pending = await db
     .select({ url: a11yPages.page_url })
     .from(a11yPages)
-    .where(and(eq(a11yPages.run_id, runId), eq(a11yPages.status, 'pending')))
+    .where(
+      and(
+        eq(a11yPages.tenant_id, run.tenant_id),
+        eq(a11yPages.run_id, runId),
+        eq(a11yPages.status, 'pending'),
+      ),
+    )
     .orderBy(asc(a11yPages.page_url))
     .limit(batchSize);
   if (pending.length === 0) return { status: 'exhausted', rendered: 0 };
@@ -352,13 +352,21 @@ export async function finalizePass(
     .set({ a11y_phase: 'finalizing', heartbeat_at: now })
     .where(and(eq(runs.id, runId), eq(runs.a11y_phase, 'rendering')));
   // Pages never rendered (the pass was ended early) are not part of its result.
-  await db.delete(a11yPages).where(and(eq(a11yPages.run_id, runId), eq(a11yPages.status, 'pending')));
+  await db
+    .delete(a11yPages)
+    .where(
+      and(
+        eq(a11yPages.tenant_id, run.tenant_id),
+        eq(a11yPages.run_id, runId),
+        eq(a11yPages.status, 'pending'),
+      ),
+    );
 
   const site = await loadSite(db, run);
   const counters = site ? await a11yRunCounters(db, site, run) : null;
   const [totals] = await queryRows<{ rendered: string | number }>(
     db,
-    sql`select count(*) as rendered from a11y_pages where run_id = ${runId}::uuid`,
+    sql`select count(*) as rendered from a11y_pages where tenant_id = ${run.tenant_id} and run_id = ${runId}::uuid`,
   );
   const rendered = Number(totals?.rendered ?? 0);
   const standalone = run.kind === 'a11y';

@@ -1,4 +1,4 @@
-import { and, sql } from 'drizzle-orm';
+import { interruptedRuns } from '@/lib/crawl/resume';
 import { passInProgress } from '@/lib/db/active-pass';
 import type { Db } from '@/lib/db/client';
 import { runs } from '@/lib/db/schema';
@@ -20,18 +20,8 @@ export async function resumeInterruptedPasses(
   events: A11yEvents,
   options: { now: number; staleAfterMs: number },
 ): Promise<string[]> {
-  const cutoff = options.now - options.staleAfterMs;
-  const interrupted = await db
-    .select({ id: runs.id, phase: runs.a11y_phase, heartbeat: runs.heartbeat_at, startedAt: runs.started_at })
-    .from(runs)
-    .where(and(passInProgress, sql`coalesce(${runs.heartbeat_at}, ${runs.started_at}) <= ${cutoff}`));
+  const interrupted = await interruptedRuns(db, passInProgress, runs.a11y_phase, options);
   if (interrupted.length === 0) return [];
-  await events.resumed(
-    interrupted.map((run) => ({
-      runId: run.id,
-      step: run.phase === 'finalizing' ? 'finalize' : 'continue',
-      silentSince: run.heartbeat ?? run.startedAt,
-    })),
-  );
-  return interrupted.map((run) => run.id);
+  await events.resumed(interrupted);
+  return interrupted.map((run) => run.runId);
 }

@@ -4,6 +4,7 @@ import { toOverageState } from '@/lib/billing/settings';
 import { advanceDue } from '@/lib/crawl/scheduler';
 import { activePassOf } from '@/lib/db/active-pass';
 import type { Db } from '@/lib/db/client';
+import { completedCrawlOf } from '@/lib/db/running-crawl';
 import { billingSettings, runs, type Site, sites } from '@/lib/db/schema';
 import { effectiveA11yCadence } from '@/lib/sites/schedule';
 import { pausedForPeriod, renderAllowanceColumns, renderAllowanceLeft } from '@/lib/usage/allowance';
@@ -43,14 +44,7 @@ export async function runA11ySchedulerTick(
   const lastCrawl = db
     .select({ id: runs.id })
     .from(runs)
-    .where(
-      and(
-        eq(runs.tenant_id, sites.tenant_id),
-        eq(runs.site_id, sites.id),
-        eq(runs.kind, 'crawl'),
-        eq(runs.state, 'completed'),
-      ),
-    )
+    .where(completedCrawlOf(sites.tenant_id, sites.id))
     .orderBy(desc(runs.started_at))
     .limit(1);
   const due = await db

@@ -2,6 +2,7 @@ import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
+import { completedCrawlOf } from '@/lib/db/running-crawl';
 import { type Run, runs, type Site } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
@@ -99,15 +100,7 @@ export async function previousCompletedRun(db: Db, run: Run): Promise<Run | unde
   const [previous] = await db
     .select()
     .from(runs)
-    .where(
-      and(
-        eq(runs.tenant_id, run.tenant_id),
-        eq(runs.site_id, run.site_id),
-        eq(runs.kind, 'crawl'),
-        eq(runs.state, 'completed'),
-        lt(runs.started_at, run.started_at),
-      ),
-    )
+    .where(and(completedCrawlOf(run.tenant_id, run.site_id), lt(runs.started_at, run.started_at)))
     .orderBy(desc(runs.started_at))
     .limit(1);
   return previous;

@@ -1,10 +1,40 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/lib/db/client';
 import { runs } from '@/lib/db/schema';
-import type { CrawlEvents } from './events';
+import type { CrawlEvents, ResumedRun } from './events';
 
 /** A running crawl whose heartbeat is older than this has lost its worker (steps write every few seconds). */
 export const STALE_CRAWL_MS = 5 * 60_000;
+
+/**
+ * The runs matching `inProgress` whose heartbeat (or start, before the first one) is at least
+ * `staleAfterMs` old, each with the step that continues it: 'finalize' when its `phase` column says
+ * it was finalizing. Shared by crawls and render passes, which differ only in the condition and the
+ * phase column. `silentSince` makes repeated sweeps of the same silence one event.
+ */
+export async function interruptedRuns(
+  db: Db,
+  inProgress: SQL,
+  phase: AnyPgColumn,
+  options: { now: number; staleAfterMs: number },
+): Promise<ResumedRun[]> {
+  const cutoff = options.now - options.staleAfterMs;
+  const rows = await db
+    .select({
+      id: runs.id,
+      phase: sql<string | null>`${phase}`,
+      heartbeat: runs.heartbeat_at,
+      startedAt: runs.started_at,
+    })
+    .from(runs)
+    .where(and(inProgress, sql`coalesce(${runs.heartbeat_at}, ${runs.started_at}) <= ${cutoff}`));
+  return rows.map((run) => ({
+    runId: run.id,
+    step: run.phase === 'finalizing' ? 'finalize' : 'continue',
+    silentSince: run.heartbeat ?? run.startedAt,
+  }));
+}
 
 /**
  * Re-sends the event that continues each interrupted crawl: `crawl/finalize` for a run that was
@@ -13,31 +43,16 @@ export const STALE_CRAWL_MS = 5 * 60_000;
  * still being worked is harmless: the concurrency key on the run id queues the second worker.
  *
  * On boot every running crawl is interrupted (`staleAfterMs` 0); the scheduler's sweep only
- * resumes runs whose heartbeat went quiet. `silentSince` makes repeated sweeps of the same silence one event.
+ * resumes runs whose heartbeat went quiet.
  */
 export async function resumeInterruptedCrawls(
   db: Db,
   events: CrawlEvents,
   options: { now: number; staleAfterMs: number },
 ): Promise<string[]> {
-  const cutoff = options.now - options.staleAfterMs;
-  const interrupted = await db
-    .select({ id: runs.id, phase: runs.phase, heartbeat: runs.heartbeat_at, startedAt: runs.started_at })
-    .from(runs)
-    .where(
-      and(
-        eq(runs.state, 'running'),
-        eq(runs.kind, 'crawl'),
-        sql`coalesce(${runs.heartbeat_at}, ${runs.started_at}) <= ${cutoff}`,
-      ),
-    );
+  const running = and(eq(runs.state, 'running'), eq(runs.kind, 'crawl')) as SQL;
+  const interrupted = await interruptedRuns(db, running, runs.phase, options);
   if (interrupted.length === 0) return [];
-  await events.resumed(
-    interrupted.map((run) => ({
-      runId: run.id,
-      step: run.phase === 'finalizing' ? 'finalize' : 'continue',
-      silentSince: run.heartbeat ?? run.startedAt,
-    })),
-  );
-  return interrupted.map((run) => run.id);
+  await events.resumed(interrupted);
+  return interrupted.map((run) => run.runId);
 }

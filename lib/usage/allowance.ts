@@ -57,16 +57,12 @@ export async function pagesCrawledInPeriod(
   period: string,
   options: { excludeRunId?: string } = {},
 ): Promise<number> {
-  const [row] = await queryRows<{ pages: string | number }>(
-    db,
-    sql`select ${pagesCrawledSql(tenantId, siteId, period, options)} as pages`,
-  );
-  return Number(row?.pages ?? 0);
+  return pagesUsedInPeriod(db, 'crawl', tenantId, siteId, period, options);
 }
 
 /** Pages a crawl starting now may crawl before the monthly allowance is used up; null with overage on. */
 export function crawlAllowanceLeft(overage: OverageState, used: number): number | null {
-  return overage.enabled ? null : Math.max(0, config().ALLOWANCE_PAGES_CRAWLED - used);
+  return allowanceLeft('crawl', overage, used);
 }
 
 /**
@@ -79,10 +75,7 @@ export async function crawlAllowanceRemaining(
   now: number,
   options: { excludeRunId?: string } = {},
 ): Promise<number | null> {
-  const overage = await overageState(db, site.tenant_id);
-  if (overage.enabled) return null;
-  const used = await pagesCrawledInPeriod(db, site.tenant_id, site.id, billingPeriod(now), options);
-  return crawlAllowanceLeft(overage, used);
+  return allowanceRemaining(db, 'crawl', site, now, options);
 }
 
 /**
@@ -105,7 +98,7 @@ export function pagesRenderedSql(
   );
   const ledger = ledgerRowsOf(tenantId, siteId, period);
   return sql<number>`((select coalesce(sum(${usageLedger.pages_rendered}), 0) from ${usageLedger} where ${ledger})
-    + (select count(*) from ${a11yPages} join ${runs} on ${runs.id} = ${a11yPages.run_id}
+    + (select count(*) from ${a11yPages} join ${runs} on ${runs.id} = ${a11yPages.run_id} and ${runs.tenant_id} = ${a11yPages.tenant_id}
        where ${active} and ${a11yPages.status} <> 'pending'))`.mapWith(Number);
 }
 
@@ -116,16 +109,12 @@ export async function pagesRenderedInPeriod(
   period: string,
   options: { excludeRunId?: string } = {},
 ): Promise<number> {
-  const [row] = await queryRows<{ pages: string | number }>(
-    db,
-    sql`select ${pagesRenderedSql(tenantId, siteId, period, options)} as pages`,
-  );
-  return Number(row?.pages ?? 0);
+  return pagesUsedInPeriod(db, 'a11y', tenantId, siteId, period, options);
 }
 
 /** Pages a render pass starting now may render before the monthly allowance is used up; null with overage on. */
 export function renderAllowanceLeft(overage: OverageState, used: number): number | null {
-  return overage.enabled ? null : Math.max(0, config().ALLOWANCE_PAGES_RENDERED - used);
+  return allowanceLeft('a11y', overage, used);
 }
 
 /** The same read for one site: null when overage is on. Never negative. */
@@ -135,10 +124,48 @@ export async function renderAllowanceRemaining(
   now: number,
   options: { excludeRunId?: string } = {},
 ): Promise<number | null> {
+  return allowanceRemaining(db, 'a11y', site, now, options);
+}
+
+/**
+ * Each pausable app's metered count and its monthly allowance: the crawl and render reads differ
+ * only here, so the period read, the remaining allowance and the pause decision are written once.
+ */
+const METERED: Record<PausableApp, { usedSql: typeof pagesCrawledSql; allowance: () => number }> = {
+  crawl: { usedSql: pagesCrawledSql, allowance: () => config().ALLOWANCE_PAGES_CRAWLED },
+  a11y: { usedSql: pagesRenderedSql, allowance: () => config().ALLOWANCE_PAGES_RENDERED },
+};
+
+async function pagesUsedInPeriod(
+  db: Db,
+  app: PausableApp,
+  tenantId: string,
+  siteId: string,
+  period: string,
+  options: { excludeRunId?: string },
+): Promise<number> {
+  const [row] = await queryRows<{ pages: string | number }>(
+    db,
+    sql`select ${METERED[app].usedSql(tenantId, siteId, period, options)} as pages`,
+  );
+  return Number(row?.pages ?? 0);
+}
+
+function allowanceLeft(app: PausableApp, overage: OverageState, used: number): number | null {
+  return overage.enabled ? null : Math.max(0, METERED[app].allowance() - used);
+}
+
+async function allowanceRemaining(
+  db: Db,
+  app: PausableApp,
+  site: { tenant_id: string; id: string },
+  now: number,
+  options: { excludeRunId?: string },
+): Promise<number | null> {
   const overage = await overageState(db, site.tenant_id);
   if (overage.enabled) return null;
-  const used = await pagesRenderedInPeriod(db, site.tenant_id, site.id, billingPeriod(now), options);
-  return renderAllowanceLeft(overage, used);
+  const used = await pagesUsedInPeriod(db, app, site.tenant_id, site.id, billingPeriod(now), options);
+  return allowanceLeft(app, overage, used);
 }
 
 /** Whether a pause row holds the app in the period; it counts only with overage off. */
@@ -156,6 +183,11 @@ function pauseRowOf(
   );
 }
 
+/** Whether each listed site (an outer query over `sites`) has a pause row for the app in the period. */
+function pauseRowExists(app: PausableApp, period: string) {
+  return sql<boolean>`exists (select 1 from ${appPauses} where ${pauseRowOf(sites.tenant_id, sites.id, app, period)})`;
+}
+
 /**
  * What the scheduler needs to know of each due site's crawl allowance, as columns of a query over
  * `sites` left-joined to `billing_settings` on the tenant: one query for every due site instead of
@@ -164,7 +196,7 @@ function pauseRowOf(
 export function crawlAllowanceColumns(period: string) {
   return {
     overage: overageColumns,
-    pauseRow: sql<boolean>`exists (select 1 from ${appPauses} where ${pauseRowOf(sites.tenant_id, sites.id, 'crawl', period)})`,
+    pauseRow: pauseRowExists('crawl', period),
     pagesCrawled: pagesCrawledSql(sites.tenant_id, sites.id, period),
   };
 }
@@ -173,7 +205,7 @@ export function crawlAllowanceColumns(period: string) {
 export function renderAllowanceColumns(period: string) {
   return {
     overage: overageColumns,
-    pauseRow: sql<boolean>`exists (select 1 from ${appPauses} where ${pauseRowOf(sites.tenant_id, sites.id, 'a11y', period)})`,
+    pauseRow: pauseRowExists('a11y', period),
     pagesRendered: pagesRenderedSql(sites.tenant_id, sites.id, period),
   };
 }
@@ -256,14 +288,13 @@ export async function pausedForPeriod(
   if (state.allowanceRemaining === null) return false;
   if (state.pauseRow) return true;
   if (state.allowanceRemaining > 0) return false;
-  const c = config();
   await pauseAtAllowance(db, {
     tenantId: site.tenant_id,
     siteId: site.id,
     hostname: site.hostname,
     app,
     period,
-    allowance: app === 'crawl' ? c.ALLOWANCE_PAGES_CRAWLED : c.ALLOWANCE_PAGES_RENDERED,
+    allowance: METERED[app].allowance(),
     used: state.used,
     now,
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SeoReportResponse } from '@/lib/crawl/report';
 import { SEO_CHECKS } from '@/lib/seo/checks';
 import { type Holds, type Same, strictBoolean } from './common';
-import { runSchema } from './resources';
+import { previousRunIdSchema, runSchema } from './resources';
 
 /**
  * POST /v1/sites/{id}/crawl. The body is optional: the default is a full scan that chains the
@@ -48,12 +48,7 @@ export const seoReportResponse = z.object({
   ),
   sincePreviousRun: z
     .object({
-      previousRunId: z
-        .uuid()
-        .nullable()
-        .describe(
-          'the latest completed crawl of the site started before this one; null: none, nothing compared',
-        ),
+      previousRunId: previousRunIdSchema,
       newIssues: z.array(seoIssueKey).describe('issues the previous run did not have, by page then check'),
       fixedIssues: z
         .array(seoIssueKey)

@@ -174,17 +174,17 @@ export const siteStatusResponse = z.object({
     ),
 });
 export const crawlTriggerResponse = z.object({ started: z.boolean(), status: liveCrawlStateSchema });
+/** The run both reports' new/fixed lists compare with (lib/crawl/history.ts previousCompletedRun). */
+export const previousRunIdSchema = z
+  .uuid()
+  .nullable()
+  .describe('the latest completed crawl of the site started before this one; null: none, nothing compared');
 export const brokenLinkReportResponse = z.object({
   run: runSchema,
   brokenLinks: z.array(brokenLinkSchema),
   sincePreviousRun: z
     .object({
-      previousRunId: z
-        .uuid()
-        .nullable()
-        .describe(
-          'the latest completed crawl of the site started before this one; null: none, nothing compared',
-        ),
+      previousRunId: previousRunIdSchema,
       newTargets: z
         .array(z.string())
         .describe('broken targets of this report the previous run did not report broken, in code-unit order'),

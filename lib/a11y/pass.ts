@@ -26,7 +26,7 @@ import { loadRun } from '@/lib/crawl/run';
 import { compileExcludes } from '@/lib/crawl/url';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
-import { completedCrawlOf } from '@/lib/db/running-crawl';
+import { completedCrawlOf, siteRunsOf } from '@/lib/db/running-crawl';
 import {
   type A11yPassSettings,
   a11yPages,
@@ -38,7 +38,7 @@ import {
 } from '@/lib/db/schema';
 import { decodeList } from '@/lib/sites/resource';
 import { effectiveA11yCadence } from '@/lib/sites/schedule';
-import { pagesRenderedInPeriod, pauseAtAllowance, renderAllowanceRemaining } from '@/lib/usage/allowance';
+import { pauseIfAllowanceUsed, renderAllowanceRemaining } from '@/lib/usage/allowance';
 import type { BrowserHolder } from './browser';
 import type { A11yEvents } from './events';
 import { type RenderOptions, renderPages } from './render';
@@ -145,14 +145,7 @@ export async function startA11yRun(
     const [running] = await db
       .select()
       .from(runs)
-      .where(
-        and(
-          eq(runs.tenant_id, site.tenant_id),
-          eq(runs.site_id, site.id),
-          eq(runs.kind, 'a11y'),
-          eq(runs.state, 'running'),
-        ),
-      )
+      .where(siteRunsOf(site.tenant_id, site.id, 'a11y', 'running'))
       .limit(1);
     if (!running) return startA11yRun(db, site, options);
     return { started: false, run: running };
@@ -420,22 +413,9 @@ async function writeLedger(db: Db, run: Run, hostname: string, rendered: number,
 /**
  * With overage off when the pass started (it carried an allowance), a month that has now used the
  * allowance pauses accessibility scans for the rest of it and queues the notification, as crawling
- * does. Overage turned on meanwhile wins: `pauseAtAllowance` checks the current setting.
+ * does. Overage turned on meanwhile wins (`pauseIfAllowanceUsed` reads the current setting).
  */
 async function pauseIfAllowanceReached(db: Db, run: Run, site: Site, now: number): Promise<boolean> {
   if (run.a11y_pass?.allowanceRemaining == null) return false;
-  const allowance = config().ALLOWANCE_PAGES_RENDERED;
-  const period = billingPeriod(run.started_at);
-  const used = await pagesRenderedInPeriod(db, run.tenant_id, run.site_id, period);
-  if (used < allowance) return false;
-  return pauseAtAllowance(db, {
-    tenantId: run.tenant_id,
-    siteId: run.site_id,
-    hostname: site.hostname,
-    app: 'a11y',
-    period,
-    allowance,
-    used,
-    now,
-  });
+  return pauseIfAllowanceUsed(db, site, 'a11y', billingPeriod(run.started_at), now);
 }

@@ -1,11 +1,10 @@
 import { and, eq, sql, TransactionRollbackError } from 'drizzle-orm';
 import { billingPeriod } from '@/lib/billing/period';
-import { config } from '@/lib/config';
 import { ACTIVE_PASS_PHASES } from '@/lib/db/active-pass';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { type Run, type RunSettings, runs, seoReports, usageLedger } from '@/lib/db/schema';
-import { pagesCrawledInPeriod, pauseAtAllowance } from '@/lib/usage/allowance';
+import { pauseIfAllowanceUsed } from '@/lib/usage/allowance';
 import { writeRunSeo } from './finalize-seo';
 import { loadRun } from './run';
 
@@ -185,7 +184,7 @@ function isRollback(error: unknown): boolean {
 /**
  * With overage off at the start (the run carried an allowance), a month that has now used the
  * allowance pauses crawling for the rest of it and queues the notification. Overage turned on
- * meanwhile wins: `pauseAtAllowance` checks the current setting.
+ * meanwhile wins (`pauseIfAllowanceUsed` reads the current setting).
  */
 async function pauseIfAllowanceReached(
   db: Db,
@@ -195,19 +194,8 @@ async function pauseIfAllowanceReached(
   now: number,
 ): Promise<boolean> {
   if (settings.allowanceRemaining === null) return false;
-  const allowance = config().ALLOWANCE_PAGES_CRAWLED;
-  const used = await pagesCrawledInPeriod(db, run.tenant_id, run.site_id, period);
-  if (used < allowance) return false;
-  return pauseAtAllowance(db, {
-    tenantId: run.tenant_id,
-    siteId: run.site_id,
-    hostname: settings.hostname,
-    app: 'crawl',
-    period,
-    allowance,
-    used,
-    now,
-  });
+  const site = { tenant_id: run.tenant_id, id: run.site_id, hostname: settings.hostname };
+  return pauseIfAllowanceUsed(db, site, 'crawl', period, now);
 }
 
 /**

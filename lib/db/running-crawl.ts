@@ -1,16 +1,18 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { runs } from './schema';
+import { type Run, runs } from './schema';
 
-function crawlRunsOf(
+/** A site's runs of one kind in one state; the named conditions below are the ones domains share. */
+export function siteRunsOf(
   tenantId: string | AnyPgColumn,
   siteId: string | AnyPgColumn,
-  state: 'running' | 'completed',
+  kind: Run['kind'],
+  state: Run['state'],
 ): SQL {
   return and(
     eq(runs.tenant_id, tenantId),
     eq(runs.site_id, siteId),
-    eq(runs.kind, 'crawl'),
+    eq(runs.kind, kind),
     eq(runs.state, state),
   ) as SQL;
 }
@@ -22,7 +24,7 @@ function crawlRunsOf(
  * everywhere. Ids or an outer query's columns (a subquery per site of a listing).
  */
 export function runningCrawlOf(tenantId: string | AnyPgColumn, siteId: string | AnyPgColumn): SQL {
-  return crawlRunsOf(tenantId, siteId, 'running');
+  return siteRunsOf(tenantId, siteId, 'crawl', 'running');
 }
 
 /**
@@ -30,5 +32,5 @@ export function runningCrawlOf(tenantId: string | AnyPgColumn, siteId: string | 
  * the latest one (a report's previous run, a standalone scan's page set, the a11y scheduler).
  */
 export function completedCrawlOf(tenantId: string | AnyPgColumn, siteId: string | AnyPgColumn): SQL {
-  return crawlRunsOf(tenantId, siteId, 'completed');
+  return siteRunsOf(tenantId, siteId, 'crawl', 'completed');
 }

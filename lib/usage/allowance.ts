@@ -273,6 +273,34 @@ export async function pauseAtAllowance(db: Db, reached: AllowanceReached): Promi
 }
 
 /**
+ * After a run of the app ends: when the site's month has now used the app's allowance, pauses the
+ * app for the rest of it and queues the notification (crawl and render pass finalization alike).
+ * Callers skip it for runs started with overage on; overage turned on meanwhile wins, as
+ * `pauseAtAllowance` reads the current setting. Returns whether the notification was newly queued.
+ */
+export async function pauseIfAllowanceUsed(
+  db: Db,
+  site: { tenant_id: string; id: string; hostname: string },
+  app: PausableApp,
+  period: string,
+  now: number,
+): Promise<boolean> {
+  const allowance = METERED[app].allowance();
+  const used = await pagesUsedInPeriod(db, app, site.tenant_id, site.id, period, {});
+  if (used < allowance) return false;
+  return pauseAtAllowance(db, {
+    tenantId: site.tenant_id,
+    siteId: site.id,
+    hostname: site.hostname,
+    app,
+    period,
+    allowance,
+    used,
+    now,
+  });
+}
+
+/**
  * A scheduler's pause decision for a due site: paused for this month when a pause row holds
  * (ignored while overage is on), or when the allowance is already used up with overage off and no
  * pause yet (overage was turned off again mid-month: pause-and-notify re-armed, so it pauses now).

@@ -3,6 +3,8 @@
  * `jobs/a11y-events.ts` implements it with the runner's events and the entry points (the crawl's
  * finalize function, the scheduler function, the runner's boot hook) pass it in.
  */
+import type { ResumedRun } from '@/lib/crawl/events';
+
 export interface A11yEvents {
   /** Work the pass of this run (a new standalone run, or a crawl finalized with its pass chained). */
   requested(run: RequestedPass): Promise<void>;
@@ -16,10 +18,5 @@ export interface RequestedPass {
   tenantId: string;
 }
 
-export interface ResumedPass {
-  runId: string;
-  /** 'finalize' for a pass that was finalizing; 'continue' otherwise (it seeds first if seeding never finished). */
-  step: 'continue' | 'finalize';
-  /** When the pass went quiet: repeated sweeps of the same silence are one resumption. */
-  silentSince: number;
-}
+/** An interrupted pass to pick up again: the same shape as an interrupted crawl (one resume sweep finds both). */
+export type ResumedPass = ResumedRun;

@@ -65,6 +65,24 @@ export const a11yFinalize = eventType('a11y/finalize', {
   schema: z.object({ runId: z.string().min(1) }),
 });
 
+/** Sync one site's field data (CrUX) now: from the scheduler's daily slot or a manual request. */
+export const fieldDataSyncRequested = eventType('fielddata/sync-requested', {
+  schema: z.object({ siteId: z.string().min(1), tenantId: z.string().min(1) }),
+});
+
+/** Sync one site's search analytics (Search Console) now: from the scheduler's daily slot. */
+export const searchSyncRequested = eventType('search/sync-requested', {
+  schema: z.object({ siteId: z.string().min(1), tenantId: z.string().min(1) }),
+});
+
+/**
+ * Notifications were queued in the outbox (lib/notify/outbox.ts): deliver them now rather than at the
+ * delivery job's next minute. Also re-sent by the job itself while a backlog remains.
+ */
+export const notifyQueued = eventType('notify/queued', {
+  schema: z.object({ reason: z.string().min(1) }),
+});
+
 export const sitewatchEvents = [
   crawlRequested,
   crawlContinue,
@@ -73,6 +91,9 @@ export const sitewatchEvents = [
   a11yContinue,
   a11yFinalize,
   usageAllowanceReached,
+  notifyQueued,
+  fieldDataSyncRequested,
+  searchSyncRequested,
 ] as const;
 
 type DeclaredEvent = (typeof sitewatchEvents)[number];

@@ -12,6 +12,19 @@ const flag = z
 
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** An empty value reads as unset (a `.env` line `CRUX_API_KEY=` turns the feature off). */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+/** A base URL, kept without its trailing slash so paths are appended as `${base}/path`. */
+const baseUrl = (fallback: string) =>
+  z
+    .url()
+    .default(fallback)
+    .transform((v) => v.replace(/\/+$/, ''));
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(3000),
@@ -45,6 +58,44 @@ const schema = z.object({
   ALLOW_PRIVATE_NETWORK: flag,
   /** Start the embedded job runner (scheduler, crawls) in this process. Default on unless Inngest is configured. */
   EMBEDDED_RUNNER: z.enum(['true', 'false', '1', '0', '']).optional(),
+  /**
+   * Shared secret (32+ characters) signing the coordinator's batches to the hosted probe regions.
+   * Unset: the four regions probe in this process, and the region routes refuse every call.
+   */
+  UPTIME_PROBE_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  /** Base URL of the region routes (`/api/uptime/regions/<region>`); default APP_URL. */
+  UPTIME_REGIONS_URL: z
+    .url()
+    .optional()
+    .transform((v) => v?.replace(/\/+$/, '')),
+  /** Chrome UX Report API key. Unset: the Performance app syncs nothing and says so. */
+  CRUX_API_KEY: optionalText,
+  CRUX_API_URL: baseUrl('https://chromeuxreport.googleapis.com'),
+  /** Google OAuth web client of the search connection. Both unset: `configured: false`. */
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  GOOGLE_AUTH_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_REVOKE_URL: z.url().default('https://oauth2.googleapis.com/revoke'),
+  /** Search Console API base; `/webmasters/v3/...` is appended. */
+  SEARCH_CONSOLE_API_URL: baseUrl('https://www.googleapis.com'),
+  /** 32 bytes in base64: the AES-256-GCM key of secrets kept at rest (OAuth refresh tokens). */
+  ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const key = Buffer.from(v.trim(), 'base64');
+      if (key.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: `must be 32 bytes in base64 (got ${key.length} bytes)` });
+        return z.NEVER;
+      }
+      return key;
+    }),
 });
 
 /** Where a request's client address comes from: see TRUSTED_PROXY. */
@@ -57,6 +108,8 @@ export type Config = z.infer<typeof schema> & {
   trustedProxy: TrustedProxy;
   inngestHosted: boolean;
   embeddedRunner: boolean;
+  /** Both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set: the search connection can be made. */
+  googleConfigured: boolean;
 };
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -76,6 +129,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       'invalid environment: BETTER_AUTH_SECRET (32+ characters) is required with DATABASE_URL in production',
     );
   }
+  const googleConfigured = Boolean(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET);
+  if (c.NODE_ENV === 'production' && googleConfigured && !c.ENCRYPTION_KEY) {
+    // Without it the key is derived from the auth secret, which a self-hoster may rotate, losing tokens.
+    throw new Error(
+      'invalid environment: ENCRYPTION_KEY (32 bytes, base64) is required in production when the Google client is configured',
+    );
+  }
   const trustedProxy = parseTrustedProxy(c.TRUSTED_PROXY);
   const inngestHosted = Boolean(c.INNGEST_EVENT_KEY || c.INNGEST_SIGNING_KEY || c.INNGEST_DEV);
   const embeddedFlag = c.EMBEDDED_RUNNER;
@@ -86,6 +146,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustedOrigins: trustedOriginsFor(c.APP_URL, appUrl, c.PORT),
     trustedProxy,
     inngestHosted,
+    googleConfigured,
     embeddedRunner:
       embeddedFlag === undefined || embeddedFlag === ''
         ? !inngestHosted

@@ -7,7 +7,13 @@ export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
 }
 
-export type DomainErrorKind = 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'invalid';
+export type DomainErrorKind =
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'invalid'
+  | 'delivery';
 
 /** No credential, or one that names nobody (unknown, revoked or expired key; expired session). */
 export class UnauthenticatedError extends DomainError {
@@ -43,6 +49,16 @@ export class InvalidError extends DomainError {
   ) {
     super(`${field}: ${problem}`);
   }
+}
+
+/**
+ * Something the service was asked to deliver somewhere else did not get there (a test notification:
+ * the webhook refused it, could not be reached, timed out; the mail provider rejected it). The
+ * message names the failure.
+ */
+export class DeliveryError extends DomainError {
+  readonly kind = 'delivery';
+  override readonly name = 'DeliveryError';
 }
 
 /** A site the caller cannot see and one that does not exist answer the same. */

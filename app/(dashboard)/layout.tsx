@@ -17,6 +17,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       ? [
           { href: '/members', label: 'Members' },
           { href: '/keys', label: 'API keys' },
+          { href: '/notifications', label: 'Notifications' },
           { href: '/billing', label: 'Billing' },
         ]
       : []),

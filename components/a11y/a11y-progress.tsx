@@ -1,43 +1,37 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { useResource } from '@/components/api/client';
-import type { A11yLiveState, SiteStatus } from '@/components/api/types';
+import type { A11yLiveState } from '@/components/api/types';
+import { useSiteStatus } from '@/components/sites/use-site-status';
 import { formatNumber } from '@/components/ui/format';
 import { Badge } from '@/components/ui/surface';
 
-const POLL_MS = 2000;
-
 /**
- * Progress of a running render pass, polled from the status endpoint like the crawl panel polls
- * the crawl; nothing while no pass runs. When a pass ends, `onFinished` reloads the report.
+ * Progress of a running render pass, from the status endpoint as the crawl panel follows the crawl
+ * (useSiteStatus: polled while a crawl or pass runs, checked now and then while idle, so a scheduled
+ * scan shows up); nothing while no pass runs. When a pass ends, `onFinished` reloads the report.
  */
 export function A11yProgress({ siteId, onFinished }: { siteId: string; onFinished: () => Promise<void> }) {
-  const status = useResource<SiteStatus>(`/v1/sites/${siteId}/status`);
+  const status = useSiteStatus(siteId);
   const live = status.data?.a11yLive;
-  const crawling = status.data !== undefined && status.data.live.state !== 'idle';
-  const rendering = live?.state === 'rendering';
+  const { crawling, rendering, runsKey } = status;
+  // A chained pass starts when its crawl ends: the crawl counts as busy, so the pass is seen.
   const busy = rendering || crawling;
-  const wasBusy = useRef(false);
+  const was = useRef<{ busy: boolean; runsKey: string } | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const { reload } = status;
-
-  // A chained pass starts when its crawl ends: poll through the crawl too, so the pass is seen.
-  useEffect(() => {
-    if (!busy) return;
-    const timer = setInterval(() => void reload(), POLL_MS);
-    return () => clearInterval(timer);
-  }, [busy, reload]);
 
   useEffect(() => {
-    if (!status.data) return;
-    if (rendering && !wasBusy.current) setAnnouncement('Accessibility scan in progress.');
-    if (!busy && wasBusy.current) {
+    if (runsKey === null) return;
+    const before = was.current;
+    was.current = { busy, runsKey };
+    if (!before) return;
+    if (rendering && !before.busy) setAnnouncement('Accessibility scan in progress.');
+    // A run ended or appeared (seen running or not, a pass can start and end between two looks).
+    if (!busy && (before.busy || runsKey !== before.runsKey)) {
       setAnnouncement('Accessibility scan finished; the report is up to date.');
       void onFinished();
     }
-    wasBusy.current = busy;
-  }, [busy, rendering, status.data, onFinished]);
+  }, [busy, rendering, runsKey, onFinished]);
 
   return (
     <div>
@@ -58,7 +52,7 @@ export function A11yProgress({ siteId, onFinished }: { siteId: string; onFinishe
   );
 }
 
-function RenderProgress({ live }: { live: A11yLiveState }) {
+export function RenderProgress({ live }: { live: A11yLiveState }) {
   const total = Math.max(live.pagesTotal, live.pagesRendered);
   return (
     <div className="rounded-lg border border-zinc-200 bg-white px-5 py-4 shadow-xs">

@@ -180,8 +180,8 @@ function NotScannedList({ pages }: { pages: A11yReport['notScanned'] }) {
       <tbody>
         {pages.map((page) => (
           <tr key={page.url}>
-            <Td className="min-w-56 break-all">{page.url}</Td>
-            <Td className="min-w-56">{page.reason}</Td>
+            <Td className="min-w-40 break-all">{page.url}</Td>
+            <Td className="min-w-40">{page.reason}</Td>
           </tr>
         ))}
       </tbody>

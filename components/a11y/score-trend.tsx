@@ -1,20 +1,9 @@
 'use client';
 
-import { useId } from 'react';
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatDateTime } from '@/components/ui/format';
 import { Table, Td, Th } from '@/components/ui/table';
+import { TrendLine } from '@/components/ui/trend-line';
 import type { A11yTrendPoint as TrendPoint } from '@/lib/dashboard/a11y';
-
-const shortDate = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const dayAndTime = new Intl.DateTimeFormat('en', {
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  timeZone: 'UTC',
-});
 
 /**
  * The accessibility score of recent scanning runs as a line chart. The chart is a named image for
@@ -22,7 +11,6 @@ const dayAndTime = new Intl.DateTimeFormat('en', {
  * are a data table behind a disclosure: nothing is only in the drawing.
  */
 export function ScoreTrend({ points }: { points: TrendPoint[] }) {
-  const summaryId = useId();
   if (points.length === 0) return null;
   if (points.length === 1) {
     return (
@@ -35,56 +23,16 @@ export function ScoreTrend({ points }: { points: TrendPoint[] }) {
   const first = points[0]!;
   const latest = points.at(-1)!;
   const summary = `Accessibility score over the last ${points.length} scans: ${first.score} on ${formatDateTime(first.startedAt)}, ${latest.score} on ${formatDateTime(latest.startedAt)}; lowest ${Math.min(...scores)}, highest ${Math.max(...scores)}.`;
-  // Several scans on one day would repeat the date on the axis: the time tells them apart then.
-  const days = points.map((p) => shortDate.format(new Date(p.startedAt)));
-  const sameDay = new Set(days).size < days.length;
-  const data = points.map((p, i) => ({
-    ...p,
-    label: sameDay ? dayAndTime.format(new Date(p.startedAt)) : days[i],
-  }));
   return (
-    <figure className="space-y-3">
-      <div role="img" aria-labelledby={summaryId} className="h-56 w-full min-w-0">
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart
-            data={data}
-            margin={{ top: 8, right: 16, bottom: 0, left: -16 }}
-            accessibilityLayer={false}
-          >
-            <CartesianGrid stroke="#e4e4e7" strokeDasharray="3 3" />
-            <XAxis
-              dataKey="label"
-              tick={{ fill: '#52525b', fontSize: 12 }}
-              stroke="#a1a1aa"
-              minTickGap={16}
-            />
-            <YAxis
-              domain={[0, 100]}
-              ticks={[0, 25, 50, 75, 100]}
-              tick={{ fill: '#52525b', fontSize: 12 }}
-              stroke="#a1a1aa"
-            />
-            <Tooltip
-              formatter={(value) => [value, 'Score']}
-              labelFormatter={(_, payload) => {
-                const point = payload?.[0]?.payload as TrendPoint | undefined;
-                return point ? formatDateTime(point.startedAt) : '';
-              }}
-            />
-            <Line
-              type="monotone"
-              dataKey="score"
-              stroke="#2563eb"
-              strokeWidth={2}
-              dot={{ r: 3 }}
-              isAnimationActive={false}
-            />
-          </LineChart>
-        </ResponsiveContainer>
-      </div>
-      <figcaption id={summaryId} className="text-sm text-zinc-600">
-        {summary}
-      </figcaption>
+    <div className="space-y-3">
+      <TrendLine
+        title="Score"
+        showTitle={false}
+        summary={summary}
+        points={points.map((p) => ({ key: p.runId, at: p.startedAt, value: p.score }))}
+        domain={[0, 100]}
+        heightClass="h-56"
+      />
       <details>
         <summary className="cursor-pointer text-sm font-medium text-zinc-800">Scores as a table</summary>
         <div className="mt-3">
@@ -108,6 +56,6 @@ export function ScoreTrend({ points }: { points: TrendPoint[] }) {
           </Table>
         </div>
       </details>
-    </figure>
+    </div>
   );
 }

@@ -10,9 +10,27 @@ import type { z } from 'zod';
 import type { a11yReportResponse, suppressionResponse } from '@/lib/api/schemas/a11y';
 import type { billingResponse } from '@/lib/api/schemas/billing';
 import type { seoReportResponse } from '@/lib/api/schemas/crawl';
+import type {
+  brokenTargetsResponse,
+  redirectsResponse,
+  urlDetailsResponse,
+} from '@/lib/api/schemas/crawl-views';
+import type {
+  fieldDataResponse,
+  fieldDataSyncResponse,
+  fieldWindowSchema,
+} from '@/lib/api/schemas/fielddata';
+import type { pagesResponse, runsResponse } from '@/lib/api/schemas/history';
 import type { apiKeyView, keyWithSecretResponse, listKeysResponse } from '@/lib/api/schemas/keys';
 import type { limitRequestView, orgQuotaResponse } from '@/lib/api/schemas/limits';
 import type { listMembersResponse, memberView } from '@/lib/api/schemas/members';
+import type {
+  deliveriesResponse,
+  notificationSettingsSchema,
+  orgNotificationsResponse,
+  signingSecretResponse,
+  siteNotificationsResponse,
+} from '@/lib/api/schemas/notifications';
 import type {
   a11yLiveStateSchema,
   brokenLinkReportResponse,
@@ -26,6 +44,24 @@ import type {
   siteSchema,
   siteStatusResponse,
 } from '@/lib/api/schemas/resources';
+import type {
+  searchAnalyticsResponse,
+  searchConnectionResponse,
+  searchConnectResponse,
+  searchPropertiesResponse,
+} from '@/lib/api/schemas/search';
+import type {
+  hourlyBucketSchema,
+  incidentSchema,
+  monitorListResponse,
+  monitorLiveResponse,
+  monitorMetricsResponse,
+  monitorResponse,
+  monitorSchema,
+  regionProbeSchema,
+  roundConsensusSchema,
+} from '@/lib/api/schemas/uptime';
+import type { orgUsageResponse } from '@/lib/api/schemas/usage';
 
 export type Site = z.output<typeof siteSchema>;
 export type Run = z.output<typeof runSchema>;
@@ -41,6 +77,14 @@ export type CrawlTriggerResponse = z.output<typeof crawlTriggerResponse>;
 export type BrokenLinkReport = z.output<typeof brokenLinkReportResponse>;
 export type SeoReport = z.output<typeof seoReportResponse>;
 export type SeoReportCheck = SeoReport['checks'][number];
+export type BrokenTargetList = z.output<typeof brokenTargetsResponse>;
+export type BrokenTarget = BrokenTargetList['targets'][number];
+export type RedirectList = z.output<typeof redirectsResponse>;
+export type Redirect = RedirectList['redirects'][number];
+export type UrlDetails = z.output<typeof urlDetailsResponse>;
+export type PageList = z.output<typeof pagesResponse>;
+export type CrawledPage = PageList['pages'][number];
+export type RunList = z.output<typeof runsResponse>;
 
 export type A11yReport = z.output<typeof a11yReportResponse>;
 export type A11yFinding = A11yReport['issues'][number];
@@ -51,6 +95,7 @@ export type A11ySuppression = A11yReport['suppressions'][number];
 export type A11ySuppressionResponse = z.output<typeof suppressionResponse>;
 
 export type Billing = z.output<typeof billingResponse>;
+export type OrgUsage = z.output<typeof orgUsageResponse>;
 
 export type ApiKeyView = z.output<typeof apiKeyView>;
 export type KeysResponse = z.output<typeof listKeysResponse>;
@@ -61,3 +106,31 @@ export type MembersResponse = z.output<typeof listMembersResponse>;
 
 export type OrgQuota = z.output<typeof orgQuotaResponse>;
 export type LimitRequestView = z.output<typeof limitRequestView>;
+
+export type UptimeMonitor = z.output<typeof monitorSchema>;
+export type UptimeIncident = z.output<typeof incidentSchema>;
+export type HourlyBucket = z.output<typeof hourlyBucketSchema>;
+export type RegionProbe = z.output<typeof regionProbeSchema>;
+export type RoundConsensus = z.output<typeof roundConsensusSchema>;
+export type MonitorResponse = z.output<typeof monitorResponse>;
+export type MonitorsResponse = z.output<typeof monitorListResponse>;
+export type MonitorLive = z.output<typeof monitorLiveResponse>;
+export type MonitorLiveRegion = MonitorLive['regions'][number];
+export type MonitorMetrics = z.output<typeof monitorMetricsResponse>;
+
+export type FieldDataReport = z.output<typeof fieldDataResponse>;
+export type FieldWindow = z.output<typeof fieldWindowSchema>;
+export type FieldDataSyncResponse = z.output<typeof fieldDataSyncResponse>;
+export type SearchConnection = z.output<typeof searchConnectionResponse>;
+export type SearchConnectResponse = z.output<typeof searchConnectResponse>;
+export type SearchProperties = z.output<typeof searchPropertiesResponse>;
+export type SearchAnalytics = z.output<typeof searchAnalyticsResponse>;
+
+export type OrgNotifications = z.output<typeof orgNotificationsResponse>;
+export type NotificationSettings = z.output<typeof notificationSettingsSchema>;
+export type NotificationRecipient = NotificationSettings['uptimeRecipients'][number];
+export type NotificationWebhook = NotificationSettings['uptimeWebhooks'][number];
+export type SiteNotifications = z.output<typeof siteNotificationsResponse>;
+export type SigningSecret = z.output<typeof signingSecretResponse>;
+export type DeliveryList = z.output<typeof deliveriesResponse>;
+export type Delivery = DeliveryList['deliveries'][number];

@@ -2,12 +2,14 @@
 
 import { useState } from 'react';
 import { failureMessage, requestJson, useResource } from '@/components/api/client';
-import type { Billing } from '@/components/api/types';
+import type { Billing, OrgUsage } from '@/components/api/types';
 import { cx } from '@/components/ui/cx';
 import { FormError } from '@/components/ui/field';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import {
   Alert,
+  Badge,
   EmptyState,
   LoadError,
   Loading,
@@ -22,6 +24,7 @@ const money = (cents: number, currency: string) =>
 
 export function BillingView() {
   const billing = useResource<Billing>('/v1/billing');
+  const usage = useResource<OrgUsage>('/v1/usage');
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -44,7 +47,7 @@ export function BillingView() {
     setError(null);
     try {
       await requestJson('/v1/billing', { method: 'PATCH', body: { overageEnabled: !b.overageEnabled } });
-      await billing.reload();
+      await Promise.all([billing.reload(), usage.reload()]);
       setMessage(!b.overageEnabled ? 'Overage billing is on.' : 'Overage billing is off.');
     } catch (e) {
       setError(failureMessage(e, 'Could not change overage billing.'));
@@ -77,10 +80,11 @@ export function BillingView() {
               aria-checked={b.overageEnabled}
               aria-labelledby="overage-label"
               aria-describedby="overage-description"
-              disabled={saving}
-              onClick={toggle}
+              // Busy, not disabled: a switch that turned disabled would drop the focus to the body.
+              aria-disabled={saving || undefined}
+              onClick={saving ? undefined : toggle}
               className={cx(
-                'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full border-2 border-transparent transition-colors disabled:opacity-60',
+                'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full border-2 border-transparent transition-colors aria-disabled:opacity-60',
                 b.overageEnabled ? 'bg-accent-600' : 'bg-zinc-400',
               )}
             >
@@ -113,6 +117,18 @@ export function BillingView() {
           <p className="mt-2">Turn overage on to resume them, or wait for next month.</p>
         </Alert>
       ) : null}
+
+      <PlainSection titleId="usage-title" title={`Usage this month (${b.projected.period})`}>
+        {usage.error ? (
+          <LoadError title="Could not load usage" error={usage.error} onRetry={usage.reload} />
+        ) : !usage.data ? (
+          <Loading label="Loading usage">
+            <Skeleton className="h-32 w-full" />
+          </Loading>
+        ) : (
+          <UsageTable usage={usage.data} billing={b} />
+        )}
+      </PlainSection>
 
       <PlainSection titleId="bill-title" title={`Projected bill for ${b.projected.period}`}>
         {b.projected.lines.length === 0 ? (
@@ -165,6 +181,165 @@ export function BillingView() {
           </Table>
         )}
       </PlainSection>
+    </div>
+  );
+}
+
+type UsageSite = OrgUsage['sites'][number];
+
+/** The two metered apps: their usage field, allowance, what pauses at it and what runs meanwhile. */
+const METERS = [
+  {
+    field: 'pages_crawled',
+    header: 'Pages crawled',
+    allowance: 'pagesCrawled',
+    app: 'crawl',
+    paused: 'Crawling paused',
+    running: 'in the running crawl',
+  },
+  {
+    field: 'pages_rendered',
+    header: 'Pages rendered',
+    allowance: 'pagesRendered',
+    app: 'a11y',
+    paused: 'Scans paused',
+    running: 'in the running scan',
+  },
+] as const;
+type Meter = { used: number; running: number; allowance: number };
+
+/** How far into its allowance a site is: what the row's state says, most pressing first. */
+function meterState(m: Meter): 'over' | 'near' | 'ok' {
+  if (m.used >= m.allowance) return 'over';
+  return m.used >= m.allowance * 0.8 ? 'near' : 'ok';
+}
+
+/**
+ * Each site's usage this period against its allowances, so a pause is visible before it comes:
+ * pages crawled and rendered (a running crawl or pass counts at once, as the allowance does) and
+ * the uptime monitors configured. With overage off an app pauses at its allowance; with it on the
+ * excess is billed (the projected bill below).
+ */
+function UsageTable({ usage, billing }: { usage: OrgUsage; billing: Billing }) {
+  const { allowances } = usage;
+  const paused = (siteId: string, app: 'crawl' | 'a11y') =>
+    billing.pausedSites.some((p) => p.siteId === siteId && p.app === app);
+  const live = usage.sites.filter((s) => !s.deleted);
+  const monitorsUsed = live.reduce((n, s) => n + s.monitors, 0);
+  if (usage.sites.length === 0) {
+    return (
+      <EmptyState title="No sites yet" description="Each site's usage shows here once it is registered." />
+    );
+  }
+  return (
+    <div className="space-y-3">
+      <p className="max-w-3xl text-sm text-zinc-700">
+        {billing.overageEnabled
+          ? 'Overage is on: a site that reaches an allowance keeps running, and what it uses beyond it is billed.'
+          : `Overage is off: when a site reaches ${formatNumber(allowances.pagesCrawled)} pages crawled its crawling pauses until next month, and at ${formatNumber(allowances.pagesRendered)} pages rendered its accessibility scans do.`}{' '}
+        Monitors are pooled: {formatNumber(monitorsUsed)} of {formatNumber(allowances.monitors * live.length)}{' '}
+        in use across the organization ({formatNumber(allowances.monitors)} per site).
+      </p>
+      <ResponsiveTable
+        caption={`Each site's usage in ${usage.period} against its allowances`}
+        rows={usage.sites}
+        rowKey={(site) => site.site_id}
+        title={{
+          key: 'site',
+          header: 'Site',
+          cell: (site) => (
+            <span className="font-medium text-zinc-900">
+              {site.hostname}
+              {site.deleted ? <span className="ml-1 font-normal text-zinc-600">(deleted)</span> : null}
+            </span>
+          ),
+        }}
+        columns={[
+          ...METERS.map((m) => ({
+            key: m.field,
+            header: m.header,
+            cell: (site: UsageSite) => (
+              <UsageMeter
+                meter={metered(site, m.field, allowances[m.allowance])}
+                paused={paused(site.site_id, m.app) ? m.paused : null}
+                overage={billing.overageEnabled}
+                runningWord={m.running}
+              />
+            ),
+          })),
+          {
+            // Pooled across the organization: the paragraph above sets the total against it.
+            key: 'monitors',
+            header: 'Monitors',
+            numeric: true,
+            cell: (site) =>
+              site.deleted ? <span className="text-zinc-600">—</span> : formatNumber(site.monitors),
+          },
+        ]}
+      />
+    </div>
+  );
+}
+
+function metered(site: UsageSite, field: 'pages_crawled' | 'pages_rendered', allowance: number): Meter {
+  const running = site.in_progress[field];
+  return { used: site[field] + running, running, allowance };
+}
+
+/** "1,234 of 5,000" with a bar for the eye (hidden from screen readers, who get the words). */
+function UsageMeter({
+  meter,
+  paused,
+  overage,
+  runningWord,
+}: {
+  meter: Meter;
+  paused: string | null;
+  overage: boolean;
+  runningWord: string;
+}) {
+  const state = meterState(meter);
+  const share = meter.allowance === 0 ? 1 : Math.min(1, meter.used / meter.allowance);
+  return (
+    <div className="min-w-32">
+      <p className="tabular-nums whitespace-nowrap">
+        {formatNumber(meter.used)} <span className="text-zinc-600">of {formatNumber(meter.allowance)}</span>
+      </p>
+      <div aria-hidden="true" className="mt-1 h-1.5 w-full max-w-40 overflow-hidden rounded-full bg-zinc-200">
+        <div
+          className={cx(
+            'h-full rounded-full',
+            state === 'over'
+              ? overage
+                ? 'bg-accent-600'
+                : 'bg-red-600'
+              : state === 'near'
+                ? 'bg-amber-500'
+                : 'bg-green-600',
+          )}
+          style={{ width: `${Math.round(share * 100)}%` }}
+        />
+      </div>
+      {meter.running > 0 ? (
+        <p className="mt-1 text-xs text-zinc-600">
+          {formatNumber(meter.running)} {runningWord}
+        </p>
+      ) : null}
+      {paused ? (
+        <p className="mt-1">
+          <Badge tone="danger">{paused}</Badge>
+        </p>
+      ) : state === 'over' ? (
+        <p className="mt-1">
+          <Badge tone={overage ? 'info' : 'warning'}>
+            {overage ? 'Past allowance: billed' : 'Allowance reached'}
+          </Badge>
+        </p>
+      ) : state === 'near' ? (
+        <p className="mt-1">
+          <Badge tone="warning">Near allowance</Badge>
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -5,10 +5,12 @@ import { failureAnnouncement, requestJson, useResource } from '@/components/api/
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { ApiKeyView, KeysResponse, KeyWithSecret, Site, SitesResponse } from '@/components/api/types';
 import { SiteChecklist } from '@/components/sites/site-checklist';
+import { Announcement, focusShown, useAnnouncer } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CheckboxField, FormError, SelectField, TextField } from '@/components/ui/field';
 import { formatDateTime } from '@/components/ui/format';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import {
   Badge,
   EmptyState,
@@ -18,7 +20,6 @@ import {
   Section,
   Skeleton,
 } from '@/components/ui/surface';
-import { ActionsTh, Table, Td, Th } from '@/components/ui/table';
 
 type Revealed = KeyWithSecret & { action: 'created' | 'rerolled' };
 
@@ -26,7 +27,8 @@ export function KeysView() {
   const keys = useResource<KeysResponse>('/v1/keys');
   const sites = useResource<SitesResponse>('/v1/sites');
   const [revealed, setRevealed] = useState<Revealed | null>(null);
-  const [announcement, setAnnouncement] = useState('');
+  const announcer = useAnnouncer();
+  const { announce } = announcer;
 
   const siteName = (id: string) => sites.data?.sites.find((s) => s.id === id)?.hostname ?? 'deleted site';
 
@@ -38,7 +40,7 @@ export function KeysView() {
       setRevealed({ ...result, action: 'rerolled' });
       await keys.reload();
     } catch (e) {
-      setAnnouncement(failureAnnouncement('Re-roll failed', e));
+      announce(failureAnnouncement('Re-roll failed', e));
     }
   }
 
@@ -46,19 +48,27 @@ export function KeysView() {
     try {
       await requestJson(`/v1/keys/${key.id}/revoke`, { method: 'POST' });
       if (revealed?.key.id === key.id) setRevealed(null);
-      setAnnouncement(`Key "${key.name}" revoked.`);
+      // The row and its buttons go: the focus goes to the line saying so.
+      announce(`Key "${key.name}" revoked.`, { focus: true });
       await keys.reload();
     } catch (e) {
-      setAnnouncement(failureAnnouncement('Revoke failed', e));
+      announce(failureAnnouncement('Revoke failed', e));
     }
   }
 
   return (
     <div className="space-y-8">
-      {revealed ? <SecretPanel revealed={revealed} onDismiss={() => setRevealed(null)} /> : null}
-      <p role="status" className="text-sm text-zinc-700 empty:hidden">
-        {announcement}
-      </p>
+      {revealed ? (
+        <SecretPanel
+          revealed={revealed}
+          onDismiss={() => {
+            // The panel goes: focus returns to the key it was about, where its actions are.
+            focusShown(`[data-reroll="${revealed.key.id}"]`);
+            setRevealed(null);
+          }}
+        />
+      ) : null}
+      <Announcement announcer={announcer} />
 
       <PlainSection titleId="keys-title" title="Active keys">
         {keys.error ? (
@@ -78,57 +88,67 @@ export function KeysView() {
             }
           />
         ) : (
-          <Table caption="API keys">
-            <thead>
-              <tr>
-                <Th>Name</Th>
-                <Th>Key</Th>
-                <Th>Sites</Th>
-                <Th>Expires</Th>
-                <Th>Last used</Th>
-                <ActionsTh />
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.keys.map((key) => (
-                <tr key={key.id}>
-                  <Td className="font-medium text-zinc-900">{key.name}</Td>
-                  <Td className="font-mono text-xs">{key.prefix}…</Td>
-                  <Td>
-                    {key.siteIds === null ? (
-                      <Badge>All sites</Badge>
-                    ) : (
-                      <span className="text-sm">{key.siteIds.map(siteName).join(', ')}</span>
-                    )}
-                  </Td>
-                  <Td className="whitespace-nowrap">
-                    {key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'}
-                  </Td>
-                  <Td className="whitespace-nowrap">
-                    {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}
-                  </Td>
-                  <Td className="text-right whitespace-nowrap">
-                    <Button size="sm" variant="ghost" onClick={() => void reroll(key)}>
-                      Re-roll<span className="sr-only"> {key.name}</span>
-                    </Button>
-                    <ConfirmButton
-                      label={
-                        <>
-                          Revoke<span className="sr-only"> {key.name}</span>
-                        </>
-                      }
-                      confirmLabel={
-                        <>
-                          Revoke now<span className="sr-only"> {key.name}</span>
-                        </>
-                      }
-                      onConfirm={() => revoke(key)}
-                    />
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <ResponsiveTable
+            caption="API keys"
+            rows={keys.data.keys}
+            rowKey={(key) => key.id}
+            title={{
+              key: 'name',
+              header: 'Name',
+              className: 'font-medium text-zinc-900',
+              cell: (key) => <span className="font-medium text-zinc-900">{key.name}</span>,
+            }}
+            columns={[
+              {
+                key: 'prefix',
+                header: 'Key',
+                className: 'font-mono text-xs',
+                cell: (key) => `${key.prefix}…`,
+              },
+              {
+                key: 'sites',
+                header: 'Sites',
+                cell: (key) =>
+                  key.siteIds === null ? (
+                    <Badge>All sites</Badge>
+                  ) : (
+                    <span className="text-sm">{key.siteIds.map(siteName).join(', ')}</span>
+                  ),
+              },
+              {
+                key: 'expires',
+                header: 'Expires',
+                className: 'whitespace-nowrap',
+                cell: (key) => (key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'),
+              },
+              {
+                key: 'used',
+                header: 'Last used',
+                className: 'whitespace-nowrap',
+                cell: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'),
+              },
+            ]}
+            actions={(key) => (
+              <>
+                <Button data-reroll={key.id} size="sm" variant="ghost" onClick={() => void reroll(key)}>
+                  Re-roll<span className="sr-only"> {key.name}</span>
+                </Button>
+                <ConfirmButton
+                  label={
+                    <>
+                      Revoke<span className="sr-only"> {key.name}</span>
+                    </>
+                  }
+                  confirmLabel={
+                    <>
+                      Revoke now<span className="sr-only"> {key.name}</span>
+                    </>
+                  }
+                  onConfirm={() => revoke(key)}
+                />
+              </>
+            )}
+          />
         )}
       </PlainSection>
 

@@ -1,14 +1,16 @@
 'use client';
 
-import { Fragment, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { failureAnnouncement, failureMessage, requestJson, useResource } from '@/components/api/client';
 import type { MembersResponse, MemberView, Site, SitesResponse } from '@/components/api/types';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { SiteChecklist } from '@/components/sites/site-checklist';
+import { Announcement, focusShown, useAnnouncer } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CheckboxField, FormError } from '@/components/ui/field';
 import { formatDateTime } from '@/components/ui/format';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import {
   Badge,
   EmptyState,
@@ -18,18 +20,25 @@ import {
   Section,
   Skeleton,
 } from '@/components/ui/surface';
-import { ActionsTh, Table, Td, Th } from '@/components/ui/table';
 import { InviteForm } from './invite-form';
 
 type Role = MemberView['role'];
+
 type Invitation = { id: string; email: string; role: string; status: string; expiresAt: Date | string };
 
 export function MembersView({ currentUserId, currentRole }: { currentUserId: string; currentRole: Role }) {
   const members = useResource<MembersResponse>('/v1/members');
   const sites = useResource<SitesResponse>('/v1/sites');
   const [invitations, setInvitations] = useState<Invitation[]>();
-  const [announcement, setAnnouncement] = useState('');
+  const announcer = useAnnouncer();
+  const { announce } = announcer;
   const [editing, setEditing] = useState<string | null>(null);
+
+  /** Closes a member's access editor and gives focus back to the button that opened it. */
+  const closeEditor = (memberId: string) => {
+    focusShown(`[data-edit-access="${memberId}"]`);
+    setEditing(null);
+  };
 
   const loadInvitations = useCallback(async () => {
     try {
@@ -44,22 +53,23 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
   }, [loadInvitations]);
 
   const isOwner = currentRole === 'owner';
+  // Only owners change owners; nobody edits themselves from this table.
+  const editable = (m: MemberView) => m.userId !== currentUserId && (isOwner || m.role !== 'owner');
 
-  async function act(run: () => Promise<unknown>, done: string) {
+  /** A row action; `removesRow`: the row goes with it, so the focus goes to the line saying so. */
+  async function act(run: () => Promise<unknown>, done: string, removesRow = false) {
     try {
       await run();
-      setAnnouncement(done);
+      announce(done, { focus: removesRow });
       await members.reload();
     } catch (e) {
-      setAnnouncement(failureAnnouncement('Failed', e));
+      announce(failureAnnouncement('Failed', e));
     }
   }
 
   return (
     <div className="space-y-8">
-      <p role="status" aria-live="polite" className="text-sm text-zinc-700 empty:hidden">
-        {announcement}
-      </p>
+      <Announcement announcer={announcer} />
       <PlainSection titleId="members-title" title="Members">
         {members.error ? (
           <LoadError title="Could not load members" error={members.error} />
@@ -68,133 +78,125 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
             <Skeleton className="h-40 w-full" />
           </Loading>
         ) : (
-          <Table caption="Organization members">
-            <thead>
-              <tr>
-                <Th>Member</Th>
-                <Th>Role</Th>
-                <Th>Site access</Th>
-                <ActionsTh />
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.members.map((m) => {
-                const self = m.userId === currentUserId;
-                // Only owners change owners; nobody edits themselves from this table.
-                const editable = !self && (isOwner || m.role !== 'owner');
-                return (
-                  <Fragment key={m.id}>
-                    <tr>
-                      <Td>
-                        <div className="font-medium text-zinc-900">
-                          {m.name || m.email}
-                          {self ? <span className="ml-1 text-zinc-600">(you)</span> : null}
-                        </div>
-                        {m.name && m.name !== m.email ? (
-                          <div className="text-xs text-zinc-600">{m.email}</div>
-                        ) : null}
-                      </Td>
-                      <Td>
-                        {editable ? (
-                          <>
-                            <label htmlFor={`role-${m.id}`} className="sr-only">
-                              Role for {m.email}
-                            </label>
-                            <select
-                              id={`role-${m.id}`}
-                              value={m.role}
-                              onChange={(e) =>
-                                act(
-                                  () =>
-                                    requestJson(`/v1/members/${m.id}`, {
-                                      method: 'PATCH',
-                                      body: { role: e.target.value },
-                                    }),
-                                  `${m.email} is now ${e.target.value}.`,
-                                )
-                              }
-                              className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm"
-                            >
-                              <option value="member">Member</option>
-                              <option value="admin">Admin</option>
-                              {isOwner ? <option value="owner">Owner</option> : null}
-                            </select>
-                          </>
-                        ) : (
-                          <span className="capitalize">{m.role}</span>
-                        )}
-                      </Td>
-                      <Td>
-                        {m.siteIds === null ? (
-                          <span className="text-zinc-700">All sites</span>
-                        ) : (
-                          <span className="text-zinc-700">
-                            {m.siteIds.length === 0
-                              ? 'No sites'
-                              : `${m.siteIds.length} ${m.siteIds.length === 1 ? 'site' : 'sites'}`}
-                            {m.canCrawl ? (
-                              <span className="ml-2">
-                                <Badge tone="info">Can crawl</Badge>
-                              </span>
-                            ) : null}
-                          </span>
-                        )}
-                      </Td>
-                      <Td className="text-right whitespace-nowrap">
-                        {m.siteIds !== null && editable ? (
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            aria-expanded={editing === m.id}
-                            aria-controls={`access-${m.id}`}
-                            onClick={() => setEditing(editing === m.id ? null : m.id)}
-                          >
-                            Edit access<span className="sr-only"> for {m.email}</span>
-                          </Button>
-                        ) : null}
-                        {editable ? (
-                          <ConfirmButton
-                            label={
-                              <>
-                                Remove<span className="sr-only"> {m.email}</span>
-                              </>
-                            }
-                            confirmLabel={
-                              <>
-                                Confirm removal<span className="sr-only"> of {m.email}</span>
-                              </>
-                            }
-                            onConfirm={() =>
-                              act(
-                                () => requestJson(`/v1/members/${m.id}`, { method: 'DELETE' }),
-                                `${m.email} was removed.`,
-                              )
-                            }
-                          />
-                        ) : null}
-                      </Td>
-                    </tr>
-                    {editing === m.id && m.siteIds !== null ? (
-                      <tr id={`access-${m.id}`}>
-                        <Td colSpan={4} className="bg-zinc-50">
-                          <AccessEditor
-                            member={m}
-                            sites={sites.data?.sites}
-                            onCancel={() => setEditing(null)}
-                            onSaved={async () => {
-                              setEditing(null);
-                              setAnnouncement(`Access for ${m.email} saved.`);
-                              await members.reload();
-                            }}
-                          />
-                        </Td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </Table>
+          <ResponsiveTable
+            caption="Organization members"
+            rows={members.data.members}
+            rowKey={(m) => m.id}
+            title={{
+              key: 'member',
+              header: 'Member',
+              cell: (m) => (
+                <>
+                  <div className="font-medium text-zinc-900">
+                    {m.name || m.email}
+                    {m.userId === currentUserId ? <span className="ml-1 text-zinc-600">(you)</span> : null}
+                  </div>
+                  {m.name && m.name !== m.email ? (
+                    <div className="text-xs text-zinc-600">{m.email}</div>
+                  ) : null}
+                </>
+              ),
+            }}
+            columns={[
+              {
+                key: 'role',
+                header: 'Role',
+                cell: (m) =>
+                  editable(m) ? (
+                    <select
+                      aria-label={`Role for ${m.email}`}
+                      value={m.role}
+                      onChange={(e) =>
+                        act(
+                          () =>
+                            requestJson(`/v1/members/${m.id}`, {
+                              method: 'PATCH',
+                              body: { role: e.target.value },
+                            }),
+                          `${m.email} is now ${e.target.value}.`,
+                        )
+                      }
+                      className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm"
+                    >
+                      <option value="member">Member</option>
+                      <option value="admin">Admin</option>
+                      {isOwner ? <option value="owner">Owner</option> : null}
+                    </select>
+                  ) : (
+                    <span className="capitalize">{m.role}</span>
+                  ),
+              },
+              {
+                key: 'access',
+                header: 'Site access',
+                cell: (m) =>
+                  m.siteIds === null ? (
+                    <span className="text-zinc-700">All sites</span>
+                  ) : (
+                    <span className="text-zinc-700">
+                      {m.siteIds.length === 0
+                        ? 'No sites'
+                        : `${m.siteIds.length} ${m.siteIds.length === 1 ? 'site' : 'sites'}`}
+                      {m.canCrawl ? (
+                        <span className="ml-2">
+                          <Badge tone="info">Can crawl</Badge>
+                        </span>
+                      ) : null}
+                    </span>
+                  ),
+              },
+            ]}
+            actions={(m) =>
+              editable(m) ? (
+                <>
+                  {m.siteIds !== null ? (
+                    <Button
+                      data-edit-access={m.id}
+                      size="sm"
+                      variant="ghost"
+                      aria-expanded={editing === m.id}
+                      onClick={() => setEditing(editing === m.id ? null : m.id)}
+                    >
+                      Edit access<span className="sr-only"> for {m.email}</span>
+                    </Button>
+                  ) : null}
+                  <ConfirmButton
+                    label={
+                      <>
+                        Remove<span className="sr-only"> {m.email}</span>
+                      </>
+                    }
+                    confirmLabel={
+                      <>
+                        Confirm removal<span className="sr-only"> of {m.email}</span>
+                      </>
+                    }
+                    onConfirm={() =>
+                      act(
+                        () => requestJson(`/v1/members/${m.id}`, { method: 'DELETE' }),
+                        `${m.email} was removed.`,
+                        true,
+                      )
+                    }
+                  />
+                </>
+              ) : null
+            }
+            expanded={(m) =>
+              editing === m.id && m.siteIds !== null ? (
+                <AccessEditor
+                  member={m}
+                  sites={sites.data?.sites}
+                  onCancel={() => closeEditor(m.id)}
+                  onSaved={async () => {
+                    closeEditor(m.id);
+                    announce(`Access for ${m.email} saved.`);
+                    await members.reload();
+                  }}
+                />
+              ) : null
+            }
+          />
         )}
       </PlainSection>
 
@@ -211,42 +213,42 @@ export function MembersView({ currentUserId, currentRole }: { currentUserId: str
             description="Invitations you send appear here until accepted."
           />
         ) : (
-          <Table caption="Pending invitations">
-            <thead>
-              <tr>
-                <Th>Email</Th>
-                <Th>Role</Th>
-                <Th>Expires</Th>
-                <ActionsTh />
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.map((inv) => (
-                <tr key={inv.id}>
-                  <Td>{inv.email}</Td>
-                  <Td className="capitalize">{inv.role}</Td>
-                  <Td>{formatDateTime(new Date(inv.expiresAt).getTime())}</Td>
-                  <Td className="text-right">
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      onClick={async () => {
-                        try {
-                          await unwrap(authClient.organization.cancelInvitation({ invitationId: inv.id }));
-                          setAnnouncement(`Invitation to ${inv.email} cancelled.`);
-                        } catch (e) {
-                          setAnnouncement(failureAnnouncement('Failed', e));
-                        }
-                        await loadInvitations();
-                      }}
-                    >
-                      Cancel<span className="sr-only"> invitation to {inv.email}</span>
-                    </Button>
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <ResponsiveTable
+            caption="Pending invitations"
+            rows={invitations}
+            rowKey={(inv) => inv.id}
+            title={{ key: 'email', header: 'Email', cell: (inv) => inv.email }}
+            columns={[
+              {
+                key: 'role',
+                header: 'Role',
+                className: 'capitalize',
+                cell: (inv) => <span className="capitalize">{inv.role}</span>,
+              },
+              {
+                key: 'expires',
+                header: 'Expires',
+                cell: (inv) => formatDateTime(new Date(inv.expiresAt).getTime()),
+              },
+            ]}
+            actions={(inv) => (
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={async () => {
+                  try {
+                    await unwrap(authClient.organization.cancelInvitation({ invitationId: inv.id }));
+                    announce(`Invitation to ${inv.email} cancelled.`, { focus: true });
+                  } catch (e) {
+                    announce(failureAnnouncement('Failed', e));
+                  }
+                  await loadInvitations();
+                }}
+              >
+                Cancel<span className="sr-only"> invitation to {inv.email}</span>
+              </Button>
+            )}
+          />
         )}
       </PlainSection>
     </div>

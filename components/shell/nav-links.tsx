@@ -9,7 +9,7 @@ export type NavItem = { href: string; label: string };
 export function NavLinks({ items }: { items: NavItem[] }) {
   const pathname = usePathname();
   return (
-    <ul className="flex gap-1 md:flex-col">
+    <ul className="flex flex-wrap gap-1 md:flex-col">
       {items.map((item) => {
         const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (

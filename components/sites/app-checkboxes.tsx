@@ -1,9 +1,8 @@
 'use client';
 
 import { CheckboxField } from '@/components/ui/field';
-import { APPS } from './apps';
+import { APPS, type App, crawlPlanNote } from './apps';
 
-export type App = (typeof APPS)[number];
 export type AppSwitches = Record<App['key'], boolean>;
 
 /** Which apps are on, keyed by their request field; `isOn` decides for each app. */
@@ -11,7 +10,10 @@ export function appSwitches(isOn: (app: App) => boolean): AppSwitches {
   return Object.fromEntries(APPS.map((app) => [app.key, isOn(app)])) as AppSwitches;
 }
 
-/** One labelled checkbox per app, each with its description as the hint. */
+/**
+ * One labelled checkbox per app, each with its description as the hint; below them, what the
+ * combination does about crawling when it needs saying (SEO alone never crawls).
+ */
 export function AppCheckboxes({
   value,
   onChange,
@@ -21,18 +23,28 @@ export function AppCheckboxes({
   onChange: (key: App['key'], on: boolean) => void;
   className: string;
 }) {
+  const note = crawlPlanNote({
+    scanner: value.scannerEnabled,
+    a11y: value.a11yEnabled,
+    seo: value.seoEnabled,
+  });
   return (
-    <div className={className}>
-      {APPS.map((app) => (
-        <CheckboxField
-          key={app.key}
-          label={app.label}
-          hint={app.description}
-          name={app.key}
-          checked={value[app.key]}
-          onChange={(e) => onChange(app.key, e.target.checked)}
-        />
-      ))}
-    </div>
+    <>
+      <div className={className}>
+        {APPS.map((app) => (
+          <CheckboxField
+            key={app.key}
+            label={app.label}
+            hint={app.description}
+            name={app.key}
+            checked={value[app.key]}
+            onChange={(e) => onChange(app.key, e.target.checked)}
+          />
+        ))}
+      </div>
+      <p role="status" className="mt-3 text-sm text-amber-900 empty:hidden">
+        {note}
+      </p>
+    </>
   );
 }

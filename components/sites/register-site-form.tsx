@@ -1,14 +1,14 @@
 'use client';
 
 import Link from 'next/link';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiClientError, failureMessage, requestJson } from '@/components/api/client';
 import { splitFieldError } from '@/components/api/field-errors';
 import type { Site, SiteResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, TextField } from '@/components/ui/field';
 import { AppCheckboxes, appSwitches } from './app-checkboxes';
-import { CADENCE_CHOICES } from './apps';
+import { CADENCE_CHOICES, crawlsSite } from './apps';
 
 const initialApps = () => appSwitches((app) => app.defaultOn);
 
@@ -19,14 +19,20 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
   const [pending, setPending] = useState(false);
   const [urlError, setUrlError] = useState<string | null>(null);
   const [formError, setFormError] = useState<{ text: string; quota: boolean } | null>(null);
-  const [status, setStatus] = useState('');
+  const [registered, setRegistered] = useState<Site | null>(null);
   const urlInput = useRef<HTMLInputElement>(null);
+  const result = useRef<HTMLParagraphElement>(null);
+
+  // The form empties on success: focus moves to what happened, which leads on to the new site.
+  useEffect(() => {
+    if (registered) result.current?.focus();
+  }, [registered]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setUrlError(null);
     setFormError(null);
-    setStatus('');
+    setRegistered(null);
     setPending(true);
     try {
       const { site } = await requestJson<SiteResponse>('/v1/sites', {
@@ -34,7 +40,7 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
       });
       setRootUrl('');
       setApps(initialApps());
-      setStatus(`Registered ${site.hostname}.`);
+      setRegistered(site);
       onRegistered(site);
     } catch (e) {
       const message = failureMessage(e, 'Could not register the site.');
@@ -99,8 +105,23 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
             ) : null}
           </FormError>
         ) : null}
-        <p role="status" className="text-sm text-green-800 empty:hidden">
-          {status}
+        <p
+          ref={result}
+          role="status"
+          tabIndex={-1}
+          className="rounded-md text-sm text-green-800 outline-offset-4 empty:hidden focus-visible:outline-2 focus-visible:outline-accent-600"
+        >
+          {registered ? (
+            <>
+              Registered {registered.hostname}.{' '}
+              {crawlsSite({ scanner: registered.scanner_enabled === 1, a11y: registered.a11y_enabled === 1 })
+                ? 'Its first crawl starts within a minute. '
+                : null}
+              <Link href={`/sites/${registered.id}`} className="font-medium text-accent-700 underline">
+                Open {registered.hostname}
+              </Link>
+            </>
+          ) : null}
         </p>
       </div>
       <Button type="submit" variant="primary" pending={pending}>

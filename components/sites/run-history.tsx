@@ -1,7 +1,8 @@
-import type { Run } from '@/components/api/types';
+import Link from 'next/link';
+import type { Run, Site } from '@/components/api/types';
 import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
+import { type Column, ResponsiveTable } from '@/components/ui/responsive-table';
 import { Badge, EmptyState } from '@/components/ui/surface';
-import { Table, Td, Th } from '@/components/ui/table';
 
 const stateTone = { running: 'info', completed: 'success', failed: 'danger' } as const;
 
@@ -15,50 +16,89 @@ const limitLabel: Record<Run['limits_hit'][number]['limit'], string> = {
   'unprocessable-urls': 'URLs that could not be processed',
 };
 
-export function RunHistory({ runs }: { runs: Run[] }) {
+/**
+ * The site's recent runs, newest first: a table, or a card per run on a phone. Each app's column
+ * shows while the app is on: an Accessibility-only site has no broken-link or SEO figures to read.
+ */
+export function RunHistory({
+  runs,
+  site,
+  runHref,
+}: {
+  runs: Run[];
+  site: Pick<Site, 'scanner_enabled' | 'seo_enabled' | 'a11y_enabled'>;
+  /** Where a run's start time links to (its reports); null or absent: no link. */
+  runHref?: (run: Run) => string | null;
+}) {
   if (runs.length === 0) {
     return <EmptyState title="No runs yet" description="Runs appear here as crawls and scans finish." />;
   }
+  const columns: Column<Run>[] = [
+    { key: 'kind', header: 'Kind', cell: (run) => (run.kind === 'crawl' ? 'Crawl' : 'Accessibility') },
+    {
+      key: 'state',
+      header: 'State',
+      cell: (run) => (
+        <>
+          <Badge tone={stateTone[run.state]}>{run.state}</Badge>
+          {run.error ? <div className="mt-1 max-w-xs text-xs text-red-700">{run.error}</div> : null}
+          {run.cut_short === 1 ? (
+            <div className="mt-1 max-w-xs text-xs text-amber-800">
+              Partial: {run.limits_hit.map((hit) => limitLabel[hit.limit]).join(', ')}
+            </div>
+          ) : null}
+        </>
+      ),
+    },
+    {
+      key: 'duration',
+      header: 'Duration',
+      className: 'whitespace-nowrap',
+      cell: (run) => (run.finished_at ? formatDuration(run.finished_at - run.started_at) : 'In progress'),
+    },
+    { key: 'pages', header: 'Pages', numeric: true, cell: (run) => formatNumber(run.pages_crawled) },
+    { key: 'links', header: 'Links', numeric: true, cell: (run) => formatNumber(run.links_checked) },
+  ];
+  if (site.scanner_enabled === 1) {
+    columns.push({
+      key: 'broken',
+      header: 'Broken',
+      numeric: true,
+      cell: (run) => formatNumber(run.broken_count),
+    });
+  }
+  if (site.seo_enabled === 1) {
+    columns.push({ key: 'seo', header: 'SEO', numeric: true, cell: (run) => run.seo_score ?? '—' });
+  }
+  if (site.a11y_enabled === 1) {
+    columns.push({
+      key: 'a11y',
+      header: 'Accessibility',
+      numeric: true,
+      cell: (run) => run.a11y_score ?? '—',
+    });
+  }
   return (
-    <Table caption="Run history, newest first">
-      <thead>
-        <tr>
-          <Th>Started</Th>
-          <Th>Kind</Th>
-          <Th>State</Th>
-          <Th>Duration</Th>
-          <Th className="text-right">Pages</Th>
-          <Th className="text-right">Links</Th>
-          <Th className="text-right">Broken</Th>
-          <Th className="text-right">SEO</Th>
-          <Th className="text-right">Accessibility</Th>
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((run) => (
-          <tr key={run.id}>
-            <Td className="whitespace-nowrap">{formatDateTime(run.started_at)}</Td>
-            <Td>{run.kind === 'crawl' ? 'Crawl' : 'Accessibility'}</Td>
-            <Td>
-              <Badge tone={stateTone[run.state]}>{run.state}</Badge>
-              {run.error ? <div className="mt-1 max-w-xs text-xs text-red-700">{run.error}</div> : null}
-              {run.cut_short === 1 ? (
-                <div className="mt-1 max-w-xs text-xs text-amber-800">
-                  Partial: {run.limits_hit.map((hit) => limitLabel[hit.limit]).join(', ')}
-                </div>
-              ) : null}
-            </Td>
-            <Td className="whitespace-nowrap">
-              {run.finished_at ? formatDuration(run.finished_at - run.started_at) : 'In progress'}
-            </Td>
-            <Td className="text-right tabular-nums">{formatNumber(run.pages_crawled)}</Td>
-            <Td className="text-right tabular-nums">{formatNumber(run.links_checked)}</Td>
-            <Td className="text-right tabular-nums">{formatNumber(run.broken_count)}</Td>
-            <Td className="text-right tabular-nums">{run.seo_score ?? '—'}</Td>
-            <Td className="text-right tabular-nums">{run.a11y_score ?? '—'}</Td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
+    <ResponsiveTable
+      caption="Run history, newest first"
+      rows={runs}
+      rowKey={(run) => run.id}
+      title={{
+        key: 'started',
+        header: 'Started',
+        className: 'whitespace-nowrap',
+        cell: (run) => {
+          const href = runHref?.(run);
+          return href ? (
+            <Link href={href} className="font-medium text-accent-700 hover:underline">
+              {formatDateTime(run.started_at)}
+            </Link>
+          ) : (
+            formatDateTime(run.started_at)
+          );
+        },
+      }}
+      columns={columns}
+    />
   );
 }

@@ -2,16 +2,21 @@
 
 import { useResource } from '@/components/api/client';
 import type { SeoReportCheck, SeoReport as SeoReportResponse } from '@/components/api/types';
-import { ExternalLink } from '@/components/ui/external-link';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Badge, EmptyState, Stat } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
+import { runViewHref } from './crawl-hrefs';
 import { CutShortNotice, FindingCard, ReportPlaceholder } from './report-parts';
+import { RunChanges } from './run-changes';
+import { UrlLink } from './url-link';
 
 const impactTone = { critical: 'danger', serious: 'danger', moderate: 'warning', minor: 'neutral' } as const;
 
-export function SeoReport({ siteId }: { siteId: string }) {
-  const report = useResource<SeoReportResponse>(`/v1/sites/${siteId}/seo-report`);
+/** The SEO report of the latest crawl, or of `runId` (a past crawl on the History tab). */
+export function SeoReport({ siteId, runId }: { siteId: string; runId?: string }) {
+  const report = useResource<SeoReportResponse>(
+    runId ? `/v1/sites/${siteId}/runs/${runId}/seo-report` : `/v1/sites/${siteId}/seo-report`,
+  );
 
   if (report.error || !report.data) {
     return (
@@ -27,11 +32,30 @@ export function SeoReport({ siteId }: { siteId: string }) {
     );
   }
 
-  const { run, summary, checks } = report.data;
+  const { run, summary, checks, sincePreviousRun } = report.data;
+  const titles = new Map(checks.map((c) => [c.check, c.title]));
+  const previousId = sincePreviousRun.previousRunId;
   return (
     <div className="space-y-6">
       <p className="text-sm text-zinc-600">From the crawl started {formatDateTime(run.started_at)}.</p>
       <CutShortNotice run={run} />
+      <RunChanges
+        what="SEO issues"
+        previousRunId={previousId}
+        previousHref={previousId ? runViewHref(siteId, previousId, '/seo') : undefined}
+        added={sincePreviousRun.newIssues}
+        fixed={sincePreviousRun.fixedIssues}
+        item={(issue) => ({
+          key: `${issue.check} ${issue.pageUrl}`,
+          node: (
+            <>
+              <span className="font-medium text-zinc-900">{titles.get(issue.check) ?? issue.check}</span>
+              {' on '}
+              <UrlLink siteId={siteId} url={issue.pageUrl} runId={runId} />
+            </>
+          ),
+        })}
+      />
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Stat
           label="SEO score"
@@ -53,7 +77,7 @@ export function SeoReport({ siteId }: { siteId: string }) {
       ) : (
         <ul className="space-y-4">
           {checks.map((check) => (
-            <CheckCard key={check.check} check={check} />
+            <CheckCard key={check.check} check={check} siteId={siteId} runId={runId} />
           ))}
         </ul>
       )}
@@ -61,7 +85,7 @@ export function SeoReport({ siteId }: { siteId: string }) {
   );
 }
 
-function CheckCard({ check }: { check: SeoReportCheck }) {
+function CheckCard({ check, siteId, runId }: { check: SeoReportCheck; siteId: string; runId?: string }) {
   return (
     <FindingCard
       pageCount={check.pages.length}
@@ -90,9 +114,7 @@ function CheckCard({ check }: { check: SeoReportCheck }) {
           {check.pages.map((page) => (
             <tr key={page.pageUrl}>
               <Td className="break-all">
-                <ExternalLink href={page.pageUrl} className="text-accent-700 hover:underline">
-                  {page.pageUrl}
-                </ExternalLink>
+                <UrlLink siteId={siteId} url={page.pageUrl} runId={runId} />
               </Td>
               <Td>
                 {page.detail}

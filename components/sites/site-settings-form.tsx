@@ -1,19 +1,39 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { failureMessage, requestJson } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { Site, SiteResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
-import { FormError, SelectField, SubmitWithStatus, TextAreaField, TextField } from '@/components/ui/field';
+import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
+import { SelectField, SubmitWithStatus, TextAreaField, TextField } from '@/components/ui/field';
 import { formatCadence, parseStringArray } from '@/components/ui/format';
 import { Section } from '@/components/ui/surface';
 import { AppCheckboxes, appSwitches } from './app-checkboxes';
 import { CADENCE_CHOICES } from './apps';
 
 const FIELDS = ['rootUrl', 'cadenceMinutes', 'a11yCadenceMinutes', 'excludePaths', 'stripParams'] as const;
-type FieldErrors = FormErrors<(typeof FIELDS)[number]>;
+type Field = (typeof FIELDS)[number];
+type FieldErrors = FormErrors<Field>;
+
+/** Each field's label, which the error summary names it by; its control's id is `site-<field>`. */
+const LABELS: Record<Field, string> = {
+  rootUrl: 'Root URL',
+  cadenceMinutes: 'Crawl cadence',
+  a11yCadenceMinutes: 'Accessibility scan cadence',
+  excludePaths: 'Exclude paths',
+  stripParams: 'Strip query parameters',
+};
+const fieldId = (field: Field) => `site-${field}`;
+
+/** The summary's lines: each field's error, linked to the field. */
+function summaryErrors(errors: FieldErrors): SummaryError[] {
+  return FIELDS.flatMap((field) => {
+    const text = errors[field];
+    return text ? [{ fieldId: fieldId(field), text: `${LABELS[field]} ${text}` }] : [];
+  });
+}
 
 const lines = (text: string) =>
   text
@@ -40,6 +60,13 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
   const [excludePaths, setExcludePaths] = useState(parseStringArray(initial.exclude_paths).join('\n'));
   const [stripParams, setStripParams] = useState(parseStringArray(initial.strip_params).join('\n'));
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [failures, setFailures] = useState(0);
+  const summary = useRef<HTMLDivElement>(null);
+
+  // After a failed save the summary takes the focus (a new count, even for the same error).
+  useEffect(() => {
+    if (failures > 0) summary.current?.focus();
+  }, [failures]);
   const [status, setStatus] = useState('');
   const [pending, setPending] = useState(false);
 
@@ -66,6 +93,7 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
       router.refresh();
     } catch (e) {
       setErrors(formErrorsOf(e, FIELDS, 'Could not save the settings.'));
+      setFailures((n) => n + 1);
     } finally {
       setPending(false);
     }
@@ -78,6 +106,7 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
           <div className="grid gap-5 sm:grid-cols-2">
             <TextField
               label="Root URL"
+              id={fieldId('rootUrl')}
               name="rootUrl"
               type="url"
               required
@@ -89,6 +118,7 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
             />
             <SelectField
               label="Crawl cadence"
+              id={fieldId('cadenceMinutes')}
               name="cadenceMinutes"
               value={cadence}
               onChange={(e) => setCadence(e.target.value)}
@@ -102,6 +132,7 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
             </SelectField>
             <SelectField
               label="Accessibility scan cadence"
+              id={fieldId('a11yCadenceMinutes')}
               name="a11yCadenceMinutes"
               value={a11yCadence}
               onChange={(e) => setA11yCadence(e.target.value)}
@@ -136,6 +167,7 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
           <div className="grid gap-5 sm:grid-cols-2">
             <TextAreaField
               label="Exclude paths"
+              id={fieldId('excludePaths')}
               name="excludePaths"
               rows={6}
               value={excludePaths}
@@ -146,6 +178,7 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
             />
             <TextAreaField
               label="Strip query parameters"
+              id={fieldId('stripParams')}
               name="stripParams"
               rows={6}
               value={stripParams}
@@ -157,10 +190,12 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
           </div>
         </Section>
 
+        <ErrorSummary ref={summary} title="The settings were not saved" errors={summaryErrors(errors)}>
+          {errors.form}
+        </ErrorSummary>
         <SubmitWithStatus pending={pending} status={status}>
           Save settings
         </SubmitWithStatus>
-        <FormError boxed>{errors.form}</FormError>
       </form>
 
       <DeleteSite site={site} />
@@ -180,7 +215,8 @@ function DeleteSite({ site }: { site: Site }) {
     setError(null);
     try {
       await requestJson(`/v1/sites/${site.id}`, { method: 'DELETE' });
-      router.push('/sites');
+      // The list says what happened and takes the focus (this form is gone with the site).
+      router.push(`/sites?deleted=${encodeURIComponent(site.hostname)}`);
       router.refresh();
     } catch (e) {
       setError(failureMessage(e, 'Could not delete the site.'));

@@ -1,43 +1,30 @@
-'use client';
+import { TabNav } from '@/components/ui/tab-nav';
 
-import Link from 'next/link';
-import { usePathname } from 'next/navigation';
-import { cx } from '@/components/ui/cx';
-
-/** Sub-pages of a site, as a navigation bar styled like tabs (each is its own URL). */
-export function SiteTabs({ siteId, showSettings }: { siteId: string; showSettings: boolean }) {
-  const pathname = usePathname();
+/**
+ * Sub-pages of a site, as a navigation bar styled like tabs (each is its own URL). A tab stays
+ * current on the pages below it (an uptime monitor's page under Uptime).
+ */
+export function SiteTabs({
+  siteId,
+  showSettings,
+  showUptime = false,
+}: {
+  siteId: string;
+  showSettings: boolean;
+  /** The Uptime tab shows while the site's Uptime app is on. */
+  showUptime?: boolean;
+}) {
   const base = `/sites/${siteId}`;
   const tabs = [
     { href: base, label: 'Overview' },
     { href: `${base}/links`, label: 'Broken links' },
+    { href: `${base}/pages`, label: 'Pages' },
+    { href: `${base}/redirects`, label: 'Redirects' },
     { href: `${base}/seo`, label: 'SEO' },
     { href: `${base}/accessibility`, label: 'Accessibility' },
+    ...(showUptime ? [{ href: `${base}/uptime`, label: 'Uptime' }] : []),
+    { href: `${base}/history`, label: 'History' },
     ...(showSettings ? [{ href: `${base}/settings`, label: 'Settings' }] : []),
   ];
-  return (
-    <nav aria-label="Site sections" className="mb-6 border-b border-zinc-200">
-      <ul className="-mb-px flex gap-1 overflow-x-auto">
-        {tabs.map((tab) => {
-          const current = pathname === tab.href;
-          return (
-            <li key={tab.href}>
-              <Link
-                href={tab.href}
-                aria-current={current ? 'page' : undefined}
-                className={cx(
-                  'block border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap',
-                  current
-                    ? 'border-accent-600 text-zinc-900'
-                    : 'border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900',
-                )}
-              >
-                {tab.label}
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
-  );
+  return <TabNav label="Site sections" items={tabs} className="mb-6" />;
 }

@@ -1,19 +1,38 @@
 'use client';
 
 import Link from 'next/link';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useResource } from '@/components/api/client';
 import type { Quota, Site, SitesResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
-import { formatCadence, formatDateTime } from '@/components/ui/format';
+import { formatCadence, formatDateTime, formatNumber } from '@/components/ui/format';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { Badge, EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
-import { Table, Td, Th } from '@/components/ui/table';
-import { APPS } from './apps';
+import { APPS, crawlsSite } from './apps';
 import { RegisterSiteForm } from './register-site-form';
 
-export function SitesView({ canRegister }: { canRegister: boolean }) {
+type SiteCrawls = SitesResponse['crawls'][number];
+
+/** While a listed site's crawl runs, the list looks again this often, to show its result when it ends. */
+const RUNNING_POLL_MS = 5_000;
+
+export function SitesView({ canRegister, deleted }: { canRegister: boolean; deleted?: string }) {
   const sites = useResource<SitesResponse>('/v1/sites');
   const registerSection = useRef<HTMLDivElement>(null);
+  const deletedNotice = useRef<HTMLParagraphElement>(null);
+  const running = sites.data?.crawls.some((c) => c.lastCrawl?.state === 'running') ?? false;
+  const { reload } = sites;
+
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => void reload(), RUNNING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [running, reload]);
+
+  // Arriving here from deleting a site: say so, where focus lands.
+  useEffect(() => {
+    if (deleted) deletedNotice.current?.focus();
+  }, [deleted]);
 
   const focusRegister = () => {
     const input = registerSection.current?.querySelector('input');
@@ -22,8 +41,18 @@ export function SitesView({ canRegister }: { canRegister: boolean }) {
 
   return (
     <div className="space-y-8">
+      {deleted ? (
+        <p
+          ref={deletedNotice}
+          role="status"
+          tabIndex={-1}
+          className="rounded-md border border-green-300 bg-green-50 px-4 py-3 text-sm text-green-900 outline-none focus-visible:outline-2 focus-visible:outline-accent-600"
+        >
+          Deleted {deleted}: its runs and reports are gone, and its slot is free.
+        </p>
+      ) : null}
       <section aria-labelledby="sites-list-title">
-        <div className="mb-3 flex items-end justify-between gap-3">
+        <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
           <h2 id="sites-list-title" className="text-base font-semibold text-zinc-900">
             Registered sites
           </h2>
@@ -52,7 +81,7 @@ export function SitesView({ canRegister }: { canRegister: boolean }) {
             }
           />
         ) : (
-          <SitesTable sites={sites.data.sites} />
+          <SitesTable sites={sites.data.sites} crawls={sites.data.crawls} />
         )}
       </section>
       {canRegister ? (
@@ -60,7 +89,7 @@ export function SitesView({ canRegister }: { canRegister: boolean }) {
           <Section
             id="register-site"
             title="Register a site"
-            description="The first crawl starts right away when Broken links, Accessibility or SEO is on."
+            description="The first crawl starts within a minute when Broken links or Accessibility is on; SEO checks run during those crawls."
           >
             <RegisterSiteForm onRegistered={() => void sites.reload()} />
           </Section>
@@ -89,50 +118,178 @@ function QuotaMeter({ quota }: { quota: Quota }) {
   );
 }
 
-function SitesTable({ sites }: { sites: Site[] }) {
+function SitesTable({ sites, crawls }: { sites: Site[]; crawls: SiteCrawls[] }) {
+  const bySite = new Map(crawls.map((c) => [c.siteId, c]));
+  const crawlsOf = (site: Site) => bySite.get(site.id);
   return (
-    <Table caption="Registered sites">
-      <thead>
-        <tr>
-          <Th>Site</Th>
-          <Th>Apps</Th>
-          <Th>Cadence</Th>
-          <Th>Last crawl</Th>
-          <Th>Next crawl</Th>
-        </tr>
-      </thead>
-      <tbody>
-        {sites.map((site) => (
-          <tr key={site.id} className="hover:bg-zinc-50">
-            <Td>
-              <Link href={`/sites/${site.id}`} className="font-medium text-accent-700 hover:underline">
-                {site.hostname}
-              </Link>
-              <div className="mt-0.5 max-w-xs truncate text-xs text-zinc-600">{site.root_url}</div>
-            </Td>
-            <Td>
-              <ul className="flex flex-wrap gap-1" aria-label={`Apps on for ${site.hostname}`}>
-                {APPS.filter((app) => site[app.flag] === 1).map((app) => (
-                  <li key={app.key}>
-                    <Badge>{app.label}</Badge>
-                  </li>
-                ))}
-              </ul>
-            </Td>
-            <Td className="whitespace-nowrap">{formatCadence(site.cadence_minutes)}</Td>
-            <Td className="whitespace-nowrap">
-              {site.last_run_at ? formatDateTime(site.last_run_at) : 'Never'}
-            </Td>
-            <Td className="whitespace-nowrap">
-              {site.enabled ? (
-                formatDateTime(site.next_run_at)
-              ) : (
-                <span className="text-zinc-600">Not scheduled</span>
-              )}
-            </Td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
+    <ResponsiveTable
+      caption="Registered sites"
+      rows={sites}
+      rowKey={(site) => site.id}
+      title={{
+        key: 'site',
+        header: 'Site',
+        cell: (site) => (
+          <>
+            <Link href={`/sites/${site.id}`} className="font-medium text-accent-700 hover:underline">
+              {site.hostname}
+            </Link>
+            <div className="mt-0.5 max-w-xs truncate text-xs text-zinc-600">{site.root_url}</div>
+          </>
+        ),
+      }}
+      columns={[
+        {
+          key: 'last',
+          header: 'Last crawl',
+          className: 'whitespace-nowrap',
+          cell: (site) => <LastCrawl crawl={crawlsOf(site)?.lastCrawl ?? null} />,
+        },
+        {
+          key: 'broken',
+          header: 'Broken targets',
+          numeric: true,
+          className: 'whitespace-nowrap',
+          cell: (site) => {
+            const c = crawlsOf(site);
+            if (site.scanner_enabled !== 1) return <AppOff />;
+            if (!c?.latest) return <NoResult site={site} />;
+            return (
+              <>
+                {formatNumber(c.latest.brokenCount)}
+                <Direction
+                  now={c.latest.brokenCount}
+                  before={c.previous?.brokenCount ?? null}
+                  better="lower"
+                  what="broken targets"
+                />
+              </>
+            );
+          },
+        },
+        {
+          key: 'seo',
+          header: 'SEO score',
+          numeric: true,
+          className: 'whitespace-nowrap',
+          cell: (site) => {
+            const c = crawlsOf(site);
+            if (site.seo_enabled !== 1) return <AppOff />;
+            if (c?.latest?.seoScore == null) return <NoResult site={site} />;
+            return (
+              <>
+                {c.latest.seoScore}
+                <Direction
+                  now={c.latest.seoScore}
+                  before={c.previous?.seoScore ?? null}
+                  better="higher"
+                  what="points"
+                />
+              </>
+            );
+          },
+        },
+        {
+          key: 'next',
+          header: 'Next crawl',
+          className: 'whitespace-nowrap',
+          cell: (site) =>
+            site.enabled ? (
+              <>
+                {formatDateTime(site.next_run_at)}
+                <div className="text-xs text-zinc-600">{formatCadence(site.cadence_minutes)}</div>
+              </>
+            ) : (
+              <span className="text-zinc-600">Not scheduled</span>
+            ),
+        },
+        {
+          key: 'apps',
+          header: 'Apps',
+          cell: (site) => (
+            <ul className="flex min-w-32 flex-wrap gap-1" aria-label={`Apps on for ${site.hostname}`}>
+              {APPS.filter((app) => site[app.flag] === 1).map((app) => (
+                <li key={app.key}>
+                  <Badge>{app.label}</Badge>
+                </li>
+              ))}
+            </ul>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+/** The latest crawl of any origin: when, and how it went unless it completed. */
+function LastCrawl({ crawl }: { crawl: SiteCrawls['lastCrawl'] }) {
+  if (!crawl) return <span className="text-zinc-600">Never</span>;
+  return (
+    <>
+      {formatDateTime(crawl.startedAt)}
+      {crawl.state === 'running' ? (
+        <div className="mt-0.5">
+          <Badge tone="info">Crawling now</Badge>
+        </div>
+      ) : crawl.state === 'failed' ? (
+        <div className="mt-0.5">
+          <Badge tone="danger">Failed</Badge>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+const AppOff = () => <span className="text-zinc-600">App off</span>;
+/** No figure yet: a site that no app crawls says so, otherwise it waits for its first crawl. */
+const NoResult = ({ site }: { site: Site }) =>
+  crawlsSite({ scanner: site.scanner_enabled === 1, a11y: site.a11y_enabled === 1 }) ? (
+    <span className="text-zinc-600">
+      <span aria-hidden="true">—</span>
+      <span className="sr-only">No completed crawl yet</span>
+    </span>
+  ) : (
+    <span className="text-zinc-600">Not crawled</span>
+  );
+
+/**
+ * Which way a figure moved since the previous completed crawl: an arrow for the eye, the change in
+ * words for everyone (the arrow alone would say nothing to a screen reader, or to someone who cannot
+ * tell the colours apart). Nothing when there is no previous crawl to compare with.
+ */
+export function Direction({
+  now,
+  before,
+  better,
+  what,
+}: {
+  now: number;
+  before: number | null;
+  better: 'higher' | 'lower';
+  what: string;
+}) {
+  if (before === null) return null;
+  const change = now - before;
+  if (change === 0) {
+    return (
+      <span className="ml-1.5 text-xs text-zinc-600">
+        <span aria-hidden="true">→</span>
+        <span className="sr-only">, unchanged since the previous crawl</span>
+      </span>
+    );
+  }
+  const improved = better === 'higher' ? change > 0 : change < 0;
+  const amount = formatNumber(Math.abs(change));
+  return (
+    <span className={`ml-1.5 text-xs font-medium ${improved ? 'text-green-800' : 'text-red-700'}`}>
+      <span aria-hidden="true">
+        {change > 0 ? '↑' : '↓'}
+        {amount}
+      </span>
+      <span className="sr-only">
+        , {change > 0 ? 'up' : 'down'} {amount} {what} since the previous crawl (
+        {improved ? 'better' : 'worse'})
+      </span>
+    </span>
   );
 }

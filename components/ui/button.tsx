@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { ButtonHTMLAttributes, ComponentProps } from 'react';
+import type { ButtonHTMLAttributes, ComponentProps, Ref } from 'react';
 import { cx } from './cx';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
@@ -20,9 +20,14 @@ export function buttonClass(variant: Variant = 'secondary', size: Size = 'md', e
 }
 
 type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  ref?: Ref<HTMLButtonElement>;
   variant?: Variant;
   size?: Size;
-  /** Shows a busy state and blocks repeat submits while an action runs. */
+  /**
+   * Shows a busy state and blocks repeat presses while an action runs. The button stays focusable
+   * (aria-disabled, not disabled): a focused button that turns disabled drops focus to the page's
+   * body, and a keyboard user pressing "Save" would lose their place.
+   */
   pending?: boolean;
 };
 
@@ -34,14 +39,19 @@ export function Button({
   children,
   disabled,
   type,
+  onClick,
   ...rest
 }: ButtonProps) {
   return (
     <button
       type={type ?? 'button'}
-      className={buttonClass(variant, size, className)}
-      disabled={disabled || pending}
+      className={buttonClass(variant, size, cx(pending && 'cursor-wait opacity-60', className))}
+      disabled={disabled}
+      aria-disabled={pending || undefined}
       aria-busy={pending || undefined}
+      // A press while pending does nothing, including the form submission a submit button makes
+      // (Enter in a field presses the default button the same way).
+      onClick={pending ? (event) => event.preventDefault() : onClick}
       {...rest}
     >
       {pending ? <Spinner /> : null}

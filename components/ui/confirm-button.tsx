@@ -1,11 +1,13 @@
 'use client';
 
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Button } from './button';
 
 /**
  * A destructive row action that asks once more in place: the first press swaps in a danger button
- * (focused, so Enter confirms) and a "Keep" way back.
+ * (focused, so Enter confirms) and a "Keep" way back. When the question closes with the row still
+ * there (kept, or the action failed), focus returns to the first button; when the row goes, the
+ * caller says what happened where focus can land (see useAnnouncer).
  */
 export function ConfirmButton({
   label,
@@ -18,9 +20,18 @@ export function ConfirmButton({
 }) {
   const [confirming, setConfirming] = useState(false);
   const [pending, setPending] = useState(false);
+  const first = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirming) asked.current = true;
+    else if (asked.current) {
+      asked.current = false;
+      first.current?.focus();
+    }
+  }, [confirming]);
   if (!confirming) {
     return (
-      <Button size="sm" variant="ghost" onClick={() => setConfirming(true)}>
+      <Button ref={first} size="sm" variant="ghost" onClick={() => setConfirming(true)}>
         {label}
       </Button>
     );

@@ -10,6 +10,20 @@ export function formatDateTime(ms: number | null | undefined): string {
   return `${dateTime.format(new Date(ms))} UTC`;
 }
 
+const dayAndTime = new Intl.DateTimeFormat('en', {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
+
+/** "Nov 24, 14:00": a day and a 24-hour time in UTC, for chart axes and hourly figures. */
+export function formatDayAndTime(ms: number): string {
+  return dayAndTime.format(new Date(ms));
+}
+
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;

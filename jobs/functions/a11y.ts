@@ -78,8 +78,13 @@ export function createA11yFunctions(options: A11yFunctionOptions = {}) {
           siteId: run.site_id,
           state: run.state,
           startedAt: run.started_at,
+          kind: run.kind,
         };
       });
+      // A chained crawl's summary was queued with the pass's end.
+      if (result?.finalizedNow && result.kind === 'crawl') {
+        await step.sendEvent('notify', { name: 'notify/queued', data: { reason: 'crawl-summary' } });
+      }
       if (result?.allowanceNotified) {
         await step.sendEvent('allowance-reached', {
           name: 'usage/allowance-reached',

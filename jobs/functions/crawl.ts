@@ -82,6 +82,10 @@ export function createCrawlFunctions(tuning: Partial<EngineTuning> = {}) {
         const { tenantId, siteId } = result;
         await step.run('chain-a11y', async () => a11yEvents.requested({ runId, siteId, tenantId }));
       }
+      // The crawl summary was queued with the run's end (a chained crawl's waits for its render pass).
+      if (result?.finalizedNow && !result.chainA11y) {
+        await step.sendEvent('notify', { name: 'notify/queued', data: { reason: 'crawl-summary' } });
+      }
       if (result?.allowanceNotified) {
         await step.sendEvent('allowance-reached', {
           name: 'usage/allowance-reached',

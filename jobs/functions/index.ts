@@ -1,7 +1,10 @@
 import type { InngestFunction } from 'inngest';
 import { a11yFinalizeFunction, a11yRunFunction } from './a11y';
 import { crawlFinalizeFunction, crawlRunFunction } from './crawl';
+import { fieldDataSyncFunction, searchSyncFunction } from './integrations';
+import { notifyDeliverFunction } from './notify';
 import { crawlSchedulerFunction } from './scheduler';
+import { uptimeRollupFunction, uptimeRoundsFunction } from './uptime';
 
 /**
  * Every Inngest function of the app. Both runtimes read this list: /api/inngest serves it to
@@ -14,4 +17,9 @@ export const functions: InngestFunction.Any[] = [
   a11yRunFunction,
   a11yFinalizeFunction,
   crawlSchedulerFunction,
+  notifyDeliverFunction,
+  fieldDataSyncFunction,
+  searchSyncFunction,
+  uptimeRoundsFunction,
+  uptimeRollupFunction,
 ];

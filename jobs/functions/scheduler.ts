@@ -1,14 +1,19 @@
 import { a11yEvents } from '@/jobs/a11y-events';
 import { crawlEvents } from '@/jobs/crawl-events';
+import { fieldDataEvents } from '@/jobs/fielddata-events';
 import { createFunction } from '@/jobs/runtime';
+import { searchEvents } from '@/jobs/search-events';
 import { resumeInterruptedPasses, STALE_PASS_MS } from '@/lib/a11y/resume';
 import { runA11ySchedulerTick } from '@/lib/a11y/scheduler';
 import { resumeInterruptedCrawls, STALE_CRAWL_MS } from '@/lib/crawl/resume';
 import { runSchedulerTick } from '@/lib/crawl/scheduler';
 import { getDb } from '@/lib/db/client';
+import { runFieldDataSchedulerTick } from '@/lib/fielddata/scheduler';
+import { runSearchSchedulerTick } from '@/lib/search/scheduler';
 
 /**
- * Every minute: start the crawls and the standalone accessibility scans that are due, and resume
+ * Every minute: start the crawls and the standalone accessibility scans that are due, hand the
+ * daily field-data and search-analytics syncs that are due to their jobs, and resume
  * crawls and render passes whose worker went silent (hosted mode has no boot hook; a lost
  * invocation is picked up here).
  */
@@ -29,6 +34,12 @@ export const crawlSchedulerFunction = createFunction(
     const resumedPasses = await step.run('resume-silent-a11y-passes', async () =>
       resumeInterruptedPasses(await getDb(), a11yEvents, { now, staleAfterMs: STALE_PASS_MS }),
     );
-    return { ...tick, resumed, a11y, resumedPasses };
+    const fieldData = await step.run('start-due-fielddata-syncs', async () =>
+      runFieldDataSchedulerTick(await getDb(), now, fieldDataEvents),
+    );
+    const search = await step.run('start-due-search-syncs', async () =>
+      runSearchSchedulerTick(await getDb(), now, searchEvents),
+    );
+    return { ...tick, resumed, a11y, resumedPasses, fieldData, search };
   },
 );

@@ -16,10 +16,30 @@ import { BrowserProxy, type ProxyNetwork, type ProxySession, systemNetwork, user
  */
 const DROPPED_ARGS = new Set(['--single-process', '--disable-web-security']);
 
+/**
+ * Flags added for a renderer of pages nobody looks at and that each live a second or two; they
+ * change what Chromium spends CPU on, not what a page does or what axe reads (the parity test
+ * compares the render pass with AxeBuilder on the same flags).
+ *
+ * - `--disable-gpu-compositing`: @sparticuz's flags composite every frame through SwiftShader (GL
+ *   emulated on the CPU) in the browser process, which cost more CPU per page than loading the
+ *   page (about 70 ms); software compositing draws the same pixels without the GL emulation. WebGL
+ *   and GPU canvas stay available to pages (a map that needs WebGL still renders).
+ * - `--js-flags=--no-opt,--no-maglev`: V8's optimizing compilers recompile hot functions on
+ *   background threads, which pays off for code that runs for minutes. Here every document runs
+ *   briefly and gets axe afresh (a new context, new type feedback), so Maglev recompiled axe's hot
+ *   functions for every page, about 50 ms of CPU per page that the page's own few hundred
+ *   milliseconds never earned back; the interpreter and the baseline compiler run the same code.
+ */
+const ADDED_ARGS = ['--disable-gpu-compositing', '--js-flags=--no-opt,--no-maglev'];
+
 /** The binary and flags the render pass launches (the accessibility benchmark gives pa11y-ci the same). */
 export async function chromiumLaunchOptions(): Promise<{ executablePath: string; args: string[] }> {
   const executablePath = config().CHROMIUM_PATH || (await chromium.executablePath());
-  return { executablePath, args: chromium.args.filter((arg) => !DROPPED_ARGS.has(arg)) };
+  return {
+    executablePath,
+    args: [...chromium.args.filter((arg) => !DROPPED_ARGS.has(arg)), ...ADDED_ARGS],
+  };
 }
 
 /**
@@ -42,7 +62,12 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
   const { executablePath, args } = await chromiumLaunchOptions();
   // `<-loopback>`: Chromium otherwise sends localhost and 127.0.0.1 around any proxy.
   const proxy = options.proxy ? { server: options.proxy, bypass: '<-loopback>' } : undefined;
-  return playwright.launch({ executablePath, args: [...args, ...NETWORK_ARGS], headless: true, proxy });
+  return playwright.launch({
+    executablePath,
+    args: [...args, ...NETWORK_ARGS],
+    headless: true,
+    proxy,
+  });
 }
 
 const userAgents = new WeakMap<Browser, Promise<string>>();

@@ -23,6 +23,7 @@ import { billingPeriod } from '@/lib/billing/period';
 import { config } from '@/lib/config';
 import { recordLimitHit } from '@/lib/crawl/limits';
 import { loadRun } from '@/lib/crawl/run';
+import { queueCrawlSummary } from '@/lib/crawl/summary-notification';
 import { compileExcludes } from '@/lib/crawl/url';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
@@ -262,7 +263,7 @@ export interface BatchOptions {
   /** Pages per batch. Default `DEFAULT_PASS_BATCH`. */
   batchSize?: number;
   /** Passed to the renderer (concurrency, per-page time limit, private network for tests). */
-  render?: Omit<RenderOptions, 'browsers'>;
+  render?: Omit<RenderOptions, 'browsers' | 'runKey'>;
 }
 
 export type BatchOutcome =
@@ -298,9 +299,10 @@ export async function renderBatch(db: Db, runId: string, options: BatchOptions):
 
   const target = { tenantId: run.tenant_id, runId };
   let rendered = 0;
+  // The run's key keeps the worker's browser contexts warm from this batch to the run's next.
   for await (const scan of renderPages(
     pending.map((p) => p.url),
-    { ...options.render, browsers: options.browsers },
+    { ...options.render, browsers: options.browsers, runKey: runId },
   )) {
     const stored = await storePageScans(db, target, [scan]);
     rendered += stored.pagesStored;
@@ -380,6 +382,8 @@ export async function finalizePass(
       // Another finalize committed first: leave its results untouched.
       if (!updated) txn.rollback();
       await writeLedger(tx, updated as Run, site?.hostname ?? '', rendered, now);
+      // The chained crawl's summary waited for its accessibility results (lib/crawl/summary-notification.ts).
+      if (!standalone) await queueCrawlSummary(tx, updated as Run, site?.hostname ?? '', now);
       return updated as Run;
     })
     .catch((error: unknown) => {

@@ -1,15 +1,19 @@
 /**
- * The render pass, browser side: each page URL is loaded in headless Chromium in a fresh context,
- * axe-core runs in every frame with the `runOnly` tags of `rules.ts`, and a `PageScan` comes out per
- * URL, in the order the pages finish. A page that hangs, crashes, redirects off the site or cannot
- * be loaded comes out `not-scanned` with its reason; nothing a page does fails the pass.
+ * The render pass, browser side: each page URL is loaded in headless Chromium, axe-core runs in
+ * every frame with the `runOnly` tags of `rules.ts`, and a `PageScan` comes out per URL, in the
+ * order the pages finish. A page that hangs, crashes, redirects off the site or cannot be loaded
+ * comes out `not-scanned` with its reason; nothing a page does fails the pass.
+ *
+ * Workers: `concurrency` lanes (lib/a11y/lane.ts), each a browser context with one tab in which
+ * its pages render one after another, reset between pages so each renders as a first visit. The
+ * lanes serve one call, or with `runKey` the calls of one run (its batches), never another run.
  *
  * Loading: `domcontentloaded` within the page's time limit, then `load` for at most
  * `LOAD_WAIT_MS`; axe then runs even if some subresource (a third-party tracker, a stalled image)
  * never finished. `networkidle` is never awaited: analytics beacons keep a page from ever idling.
  *
  * Network safety: the pages are written by strangers, so Chromium never touches the network
- * itself. Each page's context goes out through its own session of `lib/net`'s proxy (see
+ * itself. Each lane's context goes out through its own session of `lib/net`'s proxy (see
  * `lib/net/proxy.ts`), which resolves every host (redirect hops, frames, subresources, WebSockets
  * included), refuses private, loopback and link-local answers unless `ALLOW_PRIVATE_NETWORK`, and
  * connects to the address it checked. A page URL that is private as written is refused before any
@@ -18,19 +22,19 @@
  * subresources simply fail, as they would for a visitor whose network blocks them.
  */
 import type { RunOptions } from 'axe-core';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { config } from '@/lib/config';
 import { type ProxySession, unreachableTargetReason } from '@/lib/net';
 import { parseUrl } from '@/lib/net/url';
 import { scannedPageFrom } from './axe-results';
-import { analyzePage } from './axe-run';
-import { BrowserHolder, renderUserAgent } from './browser';
+import { BrowserHolder } from './browser';
+import { Lane, lanePoolOf } from './lane';
 import { AXE_RUN_ONLY_TAGS } from './rules';
 import type { PageScan, UnscannedPage } from './scan';
 
 /**
- * Pages rendered at once, each in its own context of the one browser. On a 2-core machine 4 keeps
- * both cores busy while some pages wait on the network; more only queues work in the renderer.
+ * Pages rendered at once, each lane in its own context of the one browser. On a 2-core machine 4
+ * keeps both cores busy while some pages wait on the network; more only queues work in the renderer.
  */
 export const DEFAULT_RENDER_CONCURRENCY = 4;
 
@@ -71,14 +75,26 @@ export interface RenderOptions {
   browsers?: BrowserHolder;
   /** Let private and loopback hosts through. Default `config().ALLOW_PRIVATE_NETWORK`. */
   allowPrivate?: boolean;
+  /**
+   * The run these pages belong to (the pass's run id): the lanes are parked in `browsers`' pool
+   * when the call ends and taken again by the next call with the same key, so the batches of one
+   * run keep their contexts warm. Without it the lanes close with the call.
+   */
+  runKey?: string;
 }
 
 /** Why a page's render stopped before axe's results came back. */
 class RenderStopped extends Error {
   constructor(
     readonly reason: string,
-    /** The browser itself went away: the page may be innocent and is worth one more try. */
-    readonly browserLost = false,
+    /**
+     * How the lane was left: `answered` when the page answered with something not to check (an
+     * error status, a redirect off the site, a refused or failed navigation) and the tab is in a
+     * known state, so the lane is reset for the next page as after any page; `stuck` when the page
+     * hung or crashed, so the lane's context is discarded; `browser-lost` when the browser itself
+     * went away (the page may be innocent and is worth one more try).
+     */
+    readonly left: 'answered' | 'stuck' | 'browser-lost' = 'answered',
   ) {
     super(reason);
   }
@@ -102,11 +118,23 @@ export async function* renderPages(
   let abandoned = false;
   const retries = new SerialQueue();
 
+  const allowPrivate = options.allowPrivate ?? config().ALLOW_PRIVATE_NETWORK;
+  // A lane's proxy session carries `allowPrivate`: lanes are parked per run and per that setting.
+  const pool = options.runKey && !ownBrowser ? lanePoolOf(browsers) : null;
+  const poolKey = `${allowPrivate ? 'private' : 'public'} ${options.runKey}`;
+  const parked = pool?.take(poolKey) ?? [];
+  const kept: Lane[] = [];
   const worker = async () => {
-    while (!abandoned && next < urls.length) {
-      const url = urls[next++] as string;
-      done.push(await renderWithRetry(browsers, url, options, retries));
-      wake?.();
+    const lane = parked.pop() ?? new Lane(browsers, allowPrivate);
+    try {
+      while (!abandoned && next < urls.length) {
+        const url = urls[next++] as string;
+        done.push(await renderWithRetry(lane, url, options, retries));
+        wake?.();
+      }
+    } finally {
+      if (pool && lane.isOpen) kept.push(lane);
+      else await lane.discard();
     }
   };
   const workers = Promise.all(Array.from({ length: Math.min(concurrency, urls.length) }, worker));
@@ -132,7 +160,10 @@ export async function* renderPages(
   } finally {
     // A consumer that stops early: the pages in flight finish, no new one starts.
     abandoned = true;
-    if (ownBrowser) await workers.finally(() => browsers.close());
+    await workers.catch(() => {});
+    // Lanes the workers did not need (a batch smaller than the last) are kept too.
+    pool?.park(poolKey, [...kept, ...parked]);
+    if (ownBrowser) await browsers.close();
   }
 }
 
@@ -143,15 +174,15 @@ export async function* renderPages(
  * browser down twice is recorded as the crash.
  */
 async function renderWithRetry(
-  browsers: BrowserHolder,
+  lane: Lane,
   url: string,
   options: RenderOptions,
   retries: SerialQueue,
 ): Promise<PageScan> {
-  const first = await renderPage(browsers, url, options);
+  const first = await renderPage(lane, url, options);
   if (!(first instanceof RenderStopped)) return first;
-  if (!first.browserLost) return notScanned(url, first.reason);
-  const second = await retries.run(() => renderPage(browsers, url, options));
+  if (first.left !== 'browser-lost') return notScanned(url, first.reason);
+  const second = await retries.run(() => renderPage(lane, url, options));
   return second instanceof RenderStopped ? notScanned(url, second.reason) : second;
 }
 
@@ -171,7 +202,7 @@ function notScanned(url: string, reason: string): UnscannedPage {
 }
 
 async function renderPage(
-  browsers: BrowserHolder,
+  lane: Lane,
   url: string,
   options: RenderOptions,
 ): Promise<PageScan | RenderStopped> {
@@ -179,64 +210,64 @@ async function renderPage(
   if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
     return notScanned(url, 'not an http(s) URL');
   }
-  const allowPrivate = options.allowPrivate ?? config().ALLOW_PRIVATE_NETWORK;
-  const refused = unreachableTargetReason(target, { allowPrivate });
+  const refused = unreachableTargetReason(target, { allowPrivate: lane.allowPrivate });
   if (refused) return notScanned(url, `refused: the page's address ${refused}`);
 
   const limitMs = options.pageTimeLimitMs ?? PAGE_TIME_LIMIT_MS;
-  let phase: 'loading' | 'checking' = 'loading';
-  let context: BrowserContext | null = null;
-  let session: ProxySession | null = null;
+  let phase: 'opening' | 'loading' | 'checking' = 'opening';
   let stop: (reason: RenderStopped) => void = () => {};
   const stopped = new Promise<never>((_, reject) => {
     stop = reject;
   });
-  const timer = setTimeout(() => {
-    stop(
-      new RenderStopped(
-        phase === 'loading'
-          ? `did not finish loading within ${seconds(limitMs)}`
-          : `the accessibility checks did not finish within ${seconds(limitMs)}`,
-      ),
-    );
-  }, limitMs);
+  const expired = {
+    opening: `the browser did not open a page within ${seconds(limitMs)}`,
+    loading: `did not finish loading within ${seconds(limitMs)}`,
+    checking: `the accessibility checks did not finish within ${seconds(limitMs)}`,
+  };
+  const expire = () => stop(new RenderStopped(expired[phase], 'stuck'));
+  // The page's clock starts once its lane is open: opening a context (a lane's first page, or after
+  // a crash) is the pass's own work, and has a limit of its own.
+  let timer = setTimeout(expire, limitMs);
   let browser: Browser | null = null;
-  let settled = false;
+  let page: Page | null = null;
+  /** Origins of the documents the page loaded (frames included), whose storage is cleared after it. */
+  const origins = new Set<string>();
   const onDisconnect = () =>
     stop(
       new RenderStopped(
         'the browser crashed while rendering the page (it was restarted for the next pages)',
-        true,
+        'browser-lost',
       ),
     );
+  const onCrash = () => stop(new RenderStopped("the page crashed the browser's renderer", 'stuck'));
+  // The main frame's latest request, redirect hops included: the one to explain a failed load with.
+  let navigation = url;
+  const onRequest = (request: Request) => {
+    if (!isNavigation(request)) return;
+    const document = parseUrl(request.url());
+    if (document?.protocol === 'http:' || document?.protocol === 'https:') origins.add(document.origin);
+    if (request.frame() === page?.mainFrame()) navigation = request.url();
+  };
 
+  /** Set once the page has its outcome: a `work` still running past then must not touch the lane. */
+  let settled = false;
   const work = async () => {
-    browser = await browsers.browser();
+    browser = await lane.browser();
     browser.on('disconnected', onDisconnect);
     if (!browser.isConnected()) onDisconnect();
-    session = await browsers.proxySession({ allowPrivate });
-    const opened = await browser.newContext({
-      userAgent: await renderUserAgent(browser),
-      proxy: session.settings,
-    });
-    // The time limit may have struck while the context opened: nobody else would close it.
-    if (settled) {
-      await opened.close().catch(() => {});
-      session.close();
-      return null;
-    }
-    context = opened;
-    const page = await context.newPage();
-    // The main frame's latest request, redirect hops included: the one to explain a failed load with.
-    let navigation = url;
-    page.on('request', (request) => {
-      if (isMainFrameNavigation(page, request)) navigation = request.url();
-    });
-    page.on('crash', () => stop(new RenderStopped("the page crashed the browser's renderer")));
+    if (settled) return null;
+    const { page: opened, axe, session } = await lane.open(browser);
+    if (settled) return null;
+    clearTimeout(timer);
+    phase = 'loading';
+    timer = setTimeout(expire, limitMs);
+    page = opened;
+    opened.on('request', onRequest);
+    opened.on('crash', onCrash);
 
     let response: Awaited<ReturnType<Page['goto']>>;
     try {
-      response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 0 });
+      response = await opened.goto(url, { waitUntil: 'domcontentloaded', timeout: 0 });
     } catch (err) {
       throw new RenderStopped(proxyFailure(session, navigation) ?? `could not be loaded (${firstLine(err)})`);
     }
@@ -245,35 +276,44 @@ async function renderPage(
     const failed =
       response && PROXY_STATUSES.has(response.status()) ? proxyFailure(session, response.url()) : null;
     if (failed) throw new RenderStopped(failed);
-    checkStillOnSite(page, target);
+    checkStillOnSite(opened, target);
     if (response && response.status() >= 400) {
       throw new RenderStopped(`answered HTTP ${response.status()} when rendered`);
     }
-    await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => {});
-    checkStillOnSite(page, target);
+    await opened.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => {});
+    checkStillOnSite(opened, target);
 
     phase = 'checking';
-    const results = await analyzePage(page, AXE_OPTIONS);
+    const results = await axe.analyze(AXE_OPTIONS);
     // A script may have navigated away while axe ran: the results would then be another page's.
-    checkStillOnSite(page, target);
+    checkStillOnSite(opened, target);
     return scannedPageFrom(url, results);
   };
 
+  let outcome: PageScan | RenderStopped;
   try {
     // `work` only answers null once the race is over, so the race never yields it.
-    return (await Promise.race([work(), stopped])) as PageScan;
+    outcome = (await Promise.race([work(), stopped])) as PageScan;
   } catch (err) {
-    if (err instanceof RenderStopped) return err;
-    // Anything else is the browser's side failing (a launch that did not start, a protocol error).
-    return new RenderStopped(`could not be checked (${firstLine(err)})`);
+    // Anything but a RenderStopped is the browser's side failing (a launch that did not start, a
+    // protocol error).
+    outcome =
+      err instanceof RenderStopped
+        ? err
+        : new RenderStopped(`could not be checked (${firstLine(err)})`, 'stuck');
   } finally {
     settled = true;
     clearTimeout(timer);
     stopped.catch(() => {});
     (browser as Browser | null)?.off('disconnected', onDisconnect);
-    await (context as BrowserContext | null)?.close().catch(() => {});
-    (session as ProxySession | null)?.close();
+    (page as Page | null)?.off('request', onRequest).off('crash', onCrash);
   }
+  // A page that answered leaves the lane to be reset for the next; one that hung or crashed may
+  // have left it unusable (a renderer stuck in a script loop, a dead browser): the lane is
+  // discarded and the next page opens a new context.
+  const answered = !(outcome instanceof RenderStopped) || outcome.left === 'answered';
+  if (!page || !answered || !(await lane.reset(origins))) await lane.discard();
+  return outcome;
 }
 
 /** Another hostname than the page's is another site: its results must not be filed as this page's. */
@@ -294,9 +334,9 @@ function proxyFailure(session: ProxySession | null, url: string): string | null 
   return failure.refused ? `refused: ${url} ${failure.reason}` : `could not be loaded (${failure.reason})`;
 }
 
-function isMainFrameNavigation(page: Page, request: Request): boolean {
+function isNavigation(request: Request): boolean {
   try {
-    return request.isNavigationRequest() && request.frame() === page.mainFrame();
+    return request.isNavigationRequest() && Boolean(request.frame());
   } catch {
     return false; // a service worker's request has no frame
   }

@@ -32,12 +32,13 @@ export function describeZodError(error: z.ZodError, where?: string): string {
 }
 
 /** The one place a domain refusal becomes an HTTP status. */
-const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, 401 | 403 | 404 | 409 | 422> = {
+const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, 401 | 403 | 404 | 409 | 422 | 502> = {
   unauthenticated: 401,
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
   invalid: 422,
+  delivery: 502,
 };
 
 /** Every failure of a /v1 request leaves as `{error}`: known ones with their status, the rest as 500. */

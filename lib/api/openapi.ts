@@ -13,22 +13,110 @@ export type RouteEntry = {
 
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  // Transforms and refinements have no JSON Schema form; their input side documents the request.
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+/**
+ * The operations' tags (a path's first segment after /v1) and what each groups. A path under a new
+ * first segment needs its line here (tests/unit/openapi-descriptions.test.ts names the tag otherwise).
+ */
+const TAGS: Record<string, string> = {
+  sites:
+    'Sites and everything about one site: settings, crawls, reports (broken links, SEO, pages, accessibility), run history, usage.',
+  usage: "The organization's metered usage per billing period (owner/admin session).",
+  billing: 'Overage setting, paused apps and the projected bill (owner/admin session).',
+  keys: 'API keys of the organization (owner/admin session).',
+  members: "The organization's members, their roles and site access (owner/admin session).",
+  me: "The signed-in account's organization cap and limit requests (any session role).",
+  notifications:
+    'Notification settings (org defaults), test sends, the webhook signing secret and the delivery log (owner/admin session).',
+};
+
+const SAFE_INTEGER_BOUNDS = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+
+/**
+ * Schemas as JSON Schema, with every schema named in zod (`.meta({id: 'Site'})`) moved to
+ * `components.schemas` and referenced from where it is used, so a generated client gets one `Site`
+ * type rather than a copy per operation.
+ */
+class SchemaConverter {
+  readonly components: Record<string, JsonSchema> = {};
+
+  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const {
+      $schema: _ignored,
+      $defs,
+      ...root
+    } = z.toJSONSchema(schema, {
+      io,
+      // Transforms and refinements have no JSON Schema form; their input side documents the request.
+      unrepresentable: 'any',
+      override: ({ jsonSchema }) => {
+        if (jsonSchema.type === 'integer') {
+          // z.int() is bounded to the safe integers; saying so on every integer is noise.
+          if (jsonSchema.minimum === SAFE_INTEGER_BOUNDS[0]) delete jsonSchema.minimum;
+          if (jsonSchema.maximum === SAFE_INTEGER_BOUNDS[1]) delete jsonSchema.maximum;
+          // A query integer is read from digits (`queryInt`): the pattern is the text's, not the number's.
+          delete jsonSchema.pattern;
+        }
+      },
+    }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    const names = new Map<string, string>();
+    for (const [id, definition] of Object.entries($defs ?? {}))
+      names.set(id, this.register(id, definition, io));
+    const rename = (ref: string) => {
+      const id = decodeURIComponent(ref.replace(/^#\/\$defs\//, ''));
+      return `#/components/schemas/${names.get(id) ?? id}`;
+    };
+    for (const [id, definition] of Object.entries($defs ?? {}))
+      this.components[names.get(id)!] = rewriteRefs(definition, rename) as JsonSchema;
+    return rewriteRefs(root, rename) as JsonSchema;
+  }
+
+  /**
+   * The component name for a named schema. The same name on the request side and the response side
+   * may describe different JSON (a default, a transform): the request's then gets an `Input` suffix.
+   */
+  private register(id: string, definition: JsonSchema, io: 'input' | 'output'): string {
+    const candidates = io === 'input' ? [id, `${id}Input`] : [id];
+    for (const name of candidates) {
+      const existing = this.components[name];
+      if (existing === undefined || sameJson(existing, definition)) return name;
+    }
+    throw new Error(`OpenAPI: two different schemas are named "${id}" (.meta({id})); give one another id`);
+  }
 }
 
-/** The properties of an object schema as OpenAPI parameters (path or query). */
-function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
+/** Compares a stored component with a fresh definition whose refs still point into `$defs`. */
+function sameJson(stored: JsonSchema, fresh: JsonSchema): boolean {
+  const normalize = (value: unknown) =>
+    JSON.stringify(rewriteRefs(value, (ref) => ref.replace(/^#\/(\$defs|components\/schemas)\//, '#/')));
+  return normalize(stored) === normalize(fresh);
+}
+
+function rewriteRefs(value: unknown, rename: (ref: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, rename));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === '$ref' && typeof item === 'string' ? rename(item) : rewriteRefs(item, rename),
+    ]),
+  );
+}
+
+/** The properties of an object schema as OpenAPI parameters (path or query), each with its description. */
+function parameters(
+  converter: SchemaConverter,
+  schema: z.ZodType | undefined,
+  where: 'path' | 'query',
+): JsonSchema[] {
   if (!schema) return [];
-  const object = jsonSchema(schema, 'input') as {
+  const object = converter.convert(schema, 'input') as {
     properties?: Record<string, JsonSchema>;
     required?: string[];
   };
-  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+  return Object.entries(object.properties ?? {}).map(([name, { description, ...property }]) => ({
     name,
     in: where,
+    ...(description === undefined ? {} : { description }),
     required: where === 'path' || (object.required ?? []).includes(name),
     schema: property,
   }));
@@ -40,45 +128,72 @@ const errorBody = {
 };
 
 function errorResponses(meta: RouteMeta): Record<string, unknown> {
-  const responses: Record<string, unknown> = {
-    '401': { ...errorBody, description: 'Missing or invalid credentials' },
-    '403': {
-      ...errorBody,
-      description:
-        meta.auth === 'session' ? 'Not allowed (API keys cannot use this endpoint)' : 'Not allowed',
-    },
+  const reasons: Record<string, string> = {
+    '401': 'Missing or invalid credentials',
+    '403':
+      meta.auth === 'session'
+        ? 'Not allowed (API keys cannot use this endpoint)'
+        : 'Not allowed for the caller',
   };
-  if (meta.params || meta.site)
-    responses['404'] = { ...errorBody, description: 'Not found or not visible to the caller' };
-  if (meta.body || meta.query)
-    responses['422'] = { ...errorBody, description: 'Validation failure naming the field' };
-  if (meta.body) responses['400'] = { ...errorBody, description: 'Malformed JSON' };
-  return responses;
+  if (meta.params || meta.site) reasons['404'] = 'Not found or not visible to the caller';
+  if (meta.body) {
+    reasons['400'] = 'Malformed JSON';
+    reasons['413'] = 'Request body larger than 256 KiB';
+  }
+  if (meta.body || meta.query) reasons['422'] = 'Validation failure naming the field';
+  for (const [status, reason] of Object.entries(meta.errors ?? {}))
+    reasons[status] = reasons[status] ? `${reasons[status]}; ${reason}` : reason;
+  return Object.fromEntries(
+    Object.entries(reasons)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([status, description]) => [status, { ...errorBody, description }]),
+  );
 }
 
-function operation(method: HttpMethod, path: string, meta: RouteMeta): JsonSchema {
+/** Whether a request may leave the body out (an empty body reads as undefined, see the pipeline). */
+function acceptsNoBody(body: z.ZodType): boolean {
+  try {
+    return body.safeParse(undefined).success;
+  } catch {
+    return false;
+  }
+}
+
+/** `GET /v1/sites/{id}/report` -> `getV1SitesByIdReport`. */
+const operationId = (method: HttpMethod, path: string) =>
+  `${method.toLowerCase()}${path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`;
+
+function operation(
+  converter: SchemaConverter,
+  method: HttpMethod,
+  path: string,
+  meta: RouteMeta,
+): JsonSchema {
   const status = String(meta.status ?? 200);
+  const response = meta.response ? converter.convert(meta.response, 'output') : undefined;
   return {
-    operationId: `${method.toLowerCase()}${path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    operationId: operationId(method, path),
     ...(meta.summary ? { summary: meta.summary } : {}),
+    ...(meta.description ? { description: meta.description } : {}),
     tags: [path.split('/')[2] ?? 'v1'],
     security: meta.auth === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }],
     ...(meta.permission && meta.permission !== 'read' ? { 'x-permission': meta.permission } : {}),
-    parameters: [...parameters(meta.params, 'path'), ...parameters(meta.query, 'query')],
+    parameters: [
+      ...parameters(converter, meta.params, 'path'),
+      ...parameters(converter, meta.query, 'query'),
+    ],
     ...(meta.body
       ? {
           requestBody: {
-            required: true,
-            content: { 'application/json': { schema: jsonSchema(meta.body, 'input') } },
+            required: !acceptsNoBody(meta.body),
+            content: { 'application/json': { schema: converter.convert(meta.body, 'input') } },
           },
         }
       : {}),
     responses: {
       [status]: {
-        description: 'Success',
-        ...(meta.response
-          ? { content: { 'application/json': { schema: jsonSchema(meta.response, 'output') } } }
-          : {}),
+        description: (meta.response && z.globalRegistry.get(meta.response)?.description) || 'Success',
+        ...(response ? { content: { 'application/json': { schema: response } } } : {}),
       },
       ...errorResponses(meta),
     },
@@ -87,13 +202,17 @@ function operation(method: HttpMethod, path: string, meta: RouteMeta): JsonSchem
 
 /** The OpenAPI 3.1 document of the /v1 API, generated from the routes' own declarations. */
 export function buildOpenApiDocument(routes: RouteEntry[], serverUrl: string): JsonSchema {
+  const converter = new SchemaConverter();
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const tags = new Set<string>();
   for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
     for (const method of HTTP_METHODS) {
       const handler = route.handlers[method];
       if (!handler || !('meta' in handler)) continue;
       paths[route.path] ??= {};
-      paths[route.path]![method.toLowerCase()] = operation(method, route.path, handler.meta);
+      const op = operation(converter, method, route.path, handler.meta);
+      for (const tag of op.tags as string[]) tags.add(tag);
+      paths[route.path]![method.toLowerCase()] = op;
     }
   }
   return {
@@ -103,12 +222,19 @@ export function buildOpenApiDocument(routes: RouteEntry[], serverUrl: string): J
       version: '1',
       description:
         'Broken links, SEO, accessibility, uptime and field data for the sites of one organization. ' +
+        'Authenticate with an API key (`x-api-key`) or a dashboard session token (`Authorization: Bearer`). ' +
         'Every error body is {"error": "<message>"}.',
     },
-    servers: [{ url: serverUrl }],
+    servers: [{ url: serverUrl, description: 'This Sitewatch installation' }],
+    tags: [...tags].sort().map((name) => ({ name, ...(TAGS[name] ? { description: TAGS[name] } : {}) })),
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description: 'An API key of the organization (created on the dashboard\'s Keys page), "sw_..."',
+        },
         session: {
           type: 'http',
           scheme: 'bearer',
@@ -116,7 +242,15 @@ export function buildOpenApiDocument(routes: RouteEntry[], serverUrl: string): J
         },
       },
       schemas: {
-        Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
+        Error: {
+          type: 'object',
+          description: 'The body of every error answer',
+          required: ['error'],
+          properties: {
+            error: { type: 'string', description: 'What went wrong, naming the field when one is invalid' },
+          },
+        },
+        ...Object.fromEntries(Object.entries(converter.components).sort(([a], [b]) => a.localeCompare(b))),
       },
     },
     paths,

@@ -35,8 +35,18 @@ type RouteOptions<PS, QS, BS> = {
   status?: number;
   /** The success body's schema: documents the route (OpenAPI) and is enforced under test. */
   response?: Schema;
-  /** One line for the API reference. */
+  /** One line for the API reference (the operation's `summary`). */
   summary?: string;
+  /**
+   * The operation's `description` in the API reference: what it answers and does beyond the summary
+   * (tests/unit/openapi-descriptions.test.ts requires one on every operation).
+   */
+  description?: string;
+  /**
+   * Route-specific reasons for error statuses, added to the API reference next to the ones every
+   * route shares (401, 403, 404 for a path naming a site, 422 for a body or query).
+   */
+  errors?: Partial<Record<400 | 403 | 404 | 409 | 422 | 502, string>>;
 };
 
 /** What a route declares, kept on its handler for the OpenAPI document. */
@@ -127,7 +137,7 @@ function parse(schema: Schema | undefined, input: unknown, where: string): unkno
 /** Request bodies larger than this are refused (413) before they are read in full. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-const tooLarge = () => new ApiError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
+const tooLarge = (cap: number) => new ApiError(413, `request body is larger than ${cap} bytes`);
 
 /** An empty body reads as undefined (so optional bodies work); anything else must be JSON. */
 async function readJson(req: Request): Promise<unknown> {
@@ -141,15 +151,15 @@ async function readJson(req: Request): Promise<unknown> {
 }
 
 /**
- * The body as text, never buffering more than MAX_BODY_BYTES: a declared Content-Length over the
+ * The body as text, never buffering more than `cap` bytes: a declared Content-Length over the
  * cap is refused before a byte is read, and a body that arrives without one (chunked) is counted as
  * it streams in and cut off at the cap, so a client cannot make the server hold megabytes.
  */
-async function readBodyText(req: Request): Promise<string> {
+export async function readBodyText(req: Request, cap = MAX_BODY_BYTES): Promise<string> {
   const declared = Number(req.headers.get('content-length') ?? Number.NaN);
-  if (declared > MAX_BODY_BYTES) {
+  if (declared > cap) {
     await req.body?.cancel().catch(() => {});
-    throw tooLarge();
+    throw tooLarge(cap);
   }
   if (!req.body) return '';
   const reader = req.body.getReader();
@@ -159,9 +169,9 @@ async function readBodyText(req: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > cap) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(cap);
     }
     chunks.push(value);
   }

@@ -18,6 +18,8 @@ export type Principal = {
   memberId?: string;
   role?: Role;
   keyId?: string;
+  /** The dashboard session's id (sessions only): what a value bound to one sign-in checks against. */
+  sessionId?: string;
   /** 'all' or the explicit allowlist (a member's grants, a scoped key's sites). */
   siteIds: 'all' | string[];
   canCrawl: boolean;
@@ -55,7 +57,10 @@ export async function principalFromSession(db: Db, headers: Headers): Promise<Pr
 }
 
 /** What a principal needs of a session better-auth has already resolved. */
-export type ResolvedSession = { session: { activeOrganizationId?: string | null }; user: { id: string } };
+export type ResolvedSession = {
+  session: { id?: string; activeOrganizationId?: string | null };
+  user: { id: string };
+};
 
 /** The principal of a resolved session, for a caller that needs the session itself too (the dashboard). */
 export async function principalOfSession(db: Db, session: ResolvedSession): Promise<Principal> {
@@ -85,6 +90,7 @@ export async function principalOfSession(db: Db, session: ResolvedSession): Prom
     tenantId,
     via: 'session',
     userId: session.user.id,
+    ...(session.session.id ? { sessionId: session.session.id } : {}),
     memberId: member.id,
     role,
     siteIds,

@@ -1,7 +1,8 @@
-import { and, asc, count, eq, sql, sum } from 'drizzle-orm';
+import { and, asc, eq, sql, sum } from 'drizzle-orm';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
-import { appPauses, sites, uptimeMonitors, usageLedger } from '@/lib/db/schema';
+import { appPauses, sites, usageLedger } from '@/lib/db/schema';
+import { monitorPool } from './monitors';
 import { billingPeriod } from './period';
 import { OVERAGE_PRICES, overAllowance, type PriceKey, priceOf } from './pricing';
 import { includedSites, overageState, setOverage } from './settings';
@@ -146,12 +147,8 @@ async function projectedLines(db: Db, tenantId: string, period: string): Promise
   }
 
   // Monitors are pooled: the allowance per site times the sites the organization has.
-  const [monitors] = await db
-    .select({ n: count() })
-    .from(uptimeMonitors)
-    .where(eq(uptimeMonitors.tenant_id, tenantId));
-  const pool = c.ALLOWANCE_MONITORS * tenantSites.length;
-  const extraMonitors = overAllowance(monitors?.n ?? 0, pool);
+  const { used, pool } = await monitorPool(db, tenantId);
+  const extraMonitors = overAllowance(used, pool);
   if (extraMonitors > 0) {
     lines.push(
       line(

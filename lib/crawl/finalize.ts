@@ -7,10 +7,12 @@ import { type Run, type RunSettings, runs, seoReports, usageLedger } from '@/lib
 import { pauseIfAllowanceUsed } from '@/lib/usage/allowance';
 import { writeRunSeo } from './finalize-seo';
 import { loadRun } from './run';
+import { queueCrawlSummary } from './summary-notification';
 
 /**
  * Finalization turns a worked frontier into the run's results: broken-link rows, SEO issues,
- * counters, the run's end state, its usage ledger row and, at the allowance, the app pause.
+ * counters, the run's end state, its usage ledger row, the crawl summary notification and, at the
+ * allowance, the app pause.
  *
  * Everything is recomputed from the frontier (never from the counters moved during the crawl), in
  * one transaction that only commits if the run was still running. Running it twice, or after a
@@ -160,6 +162,8 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
           created_at: now,
         })
         .onConflictDoNothing({ target: usageLedger.run_id });
+      // A crawl that chains the render pass is summarized when the pass ends, with its accessibility results.
+      if (!chainA11y) await queueCrawlSummary(tx, updated as Run, site?.hostname ?? settings.hostname, now);
       return updated as Run;
     })
     .catch((error: unknown) => {

@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
+import { crawlUrlOutlinks, crawlUrlOwnStatus } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
@@ -63,17 +64,21 @@ export interface CrawledUrlPage {
  * is COLLATE "C", migration 0005), the order JavaScript sees too. Postgres flattens this subquery
  * and computes only the expressions a query uses, so picking a page costs the sort key (and the
  * filters) per row, and the rest (the redirect chain's JSON, the title) only for the rows shown.
+ * Each sort key, flattened, is the expression of a crawl_urls index over the rows whose inlinks were
+ * counted (migrations 0013, 0014): `indexed` adds `inlinks is not null`, true of every row of a run
+ * finalized since migration 0009, so a page of a finished run under any sort is read from its index
+ * instead of sorted from all of the run's rows. A running crawl's rows are not indexed (nothing to
+ * maintain while it writes them).
  */
-const listed = (runId: string) => sql`
+export const listed = (runId: string, indexed = false) => sql`
   select url, kind, depth, verdict, detail, found_on, is_page, is_asset, status_code as final_status_code,
          content_type, response_ms, inlinks,
-         case when redirect_chain is null then status_code
-              else coalesce((redirect_chain::jsonb -> 0 ->> 'status')::int, status_code) end as status_code,
+         ${crawlUrlOwnStatus} as status_code,
          case when jsonb_array_length(coalesce(redirect_chain::jsonb, '[]'::jsonb)) > 1
               then redirect_chain::jsonb -> -1 ->> 'url' end as redirect_target,
          seo_facts ->> 'title' as title,
-         case when links is null then null else jsonb_array_length(links) end as outlinks
-  from crawl_urls where run_id = ${runId}::uuid`;
+         ${crawlUrlOutlinks} as outlinks
+  from crawl_urls where run_id = ${runId}::uuid${indexed ? sql` and inlinks is not null` : sql``}`;
 
 /** The sort's key before url, which breaks ties (url alone for the url sort). */
 const SORT_KEY: Record<Exclude<(typeof PAGE_SORTS)[number], 'url'>, SQL> = {
@@ -128,20 +133,33 @@ export async function listCrawledUrls(
     where.push(key ? sql`(${key}, url) ${cmp} (${after[0]}::int, ${after[1]})` : sql`url ${cmp} ${after[1]}`);
   }
 
-  const rows = await queryRows<CrawledUrlResource & { sort_key: number | string }>(
-    db,
-    sql`with picked as materialized (
-          select url, ${key ?? sql`0`} as sort_key from (${listed(run.id)}) l
+  const pick = (indexed: boolean) =>
+    queryRows<CrawledUrlResource & { sort_key: number | string }>(
+      db,
+      sql`with picked as materialized (
+          select url, ${key ?? sql`0`} as sort_key from (${listed(run.id, indexed)}) l
           where ${sql.join(where, sql` and `)}
           order by ${key ? sql`${key} ${dir}, ` : sql``}url ${dir}
           limit ${limit + 1})
         select l.*, picked.sort_key from picked join (${listed(run.id)}) l on l.url = picked.url
         order by picked.sort_key ${dir}, picked.url ${dir}`,
-  );
-  if (rows.length === 0 && !after && run.state !== 'running' && !(await frontierKept(db, run.id)))
-    throw new NotFoundError(
-      'the crawled URLs of this run are no longer stored: only the latest completed crawl keeps them',
     );
+  const finished = run.state !== 'running';
+  let rows = await pick(finished);
+  if (rows.length === 0 && finished) {
+    // Nothing through the sort indexes: the frontier is gone, the filters match nothing, or the run
+    // was finalized before inlinks were counted (migration 0009), so none of its rows is indexed.
+    // Finalization sets every row's inlinks at once, so the first row says which.
+    const [first] = await queryRows<{ counted: boolean }>(
+      db,
+      sql`select inlinks is not null as counted from crawl_urls where run_id = ${run.id}::uuid order by url limit 1`,
+    );
+    if (!first && !after)
+      throw new NotFoundError(
+        'the crawled URLs of this run are no longer stored: only the latest completed crawl keeps them',
+      );
+    if (first && !first.counted) rows = await pick(false);
+  }
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return {
@@ -157,16 +175,11 @@ function statusClass(status: (typeof PAGE_STATUS_CLASSES)[number]): SQL {
   return sql`(status_code >= ${floor} and status_code < ${floor + 100})`;
 }
 
-async function frontierKept(db: Db, runId: string): Promise<boolean> {
-  const [row] = await queryRows(db, sql`select 1 from crawl_urls where run_id = ${runId}::uuid limit 1`);
-  return row !== undefined;
-}
-
 const isPageKey = (key: unknown[]): key is [number, string] =>
   key.length === 2 && Number.isSafeInteger(key[0]) && typeof key[1] === 'string';
 
 /** Exactly the resource's fields, typed (drivers hand back numbers as numbers or strings). */
-function crawledUrlResource(r: CrawledUrlResource): CrawledUrlResource {
+export function crawledUrlResource(r: CrawledUrlResource): CrawledUrlResource {
   const intOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return {
     url: r.url,

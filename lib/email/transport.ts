@@ -4,14 +4,38 @@ import { mailMessages } from '@/lib/db/schema';
 import { httpRequest } from '@/lib/net';
 import { type MailMessage, redactedCopy } from './templates';
 
-export class MailDeliveryError extends Error {}
+/** The provider refused or could not take the message. */
+export class MailDeliveryError extends Error {
+  constructor(
+    message: string,
+    /** The provider's HTTP status, when it answered. */
+    readonly status: number | null = null,
+    /** Whether sending the same message again may succeed (a 5xx or 429, or no answer at all). */
+    readonly retryable = true,
+  ) {
+    super(message);
+    this.name = 'MailDeliveryError';
+  }
+}
+
+export interface SendMailOptions {
+  /**
+   * Sent to Resend as `Idempotency-Key`: a retry of the same message within 24 hours is answered
+   * with the first send's id and not delivered again (https://resend.com/docs/dashboard/emails/idempotency-keys).
+   */
+  idempotencyKey?: string;
+}
 
 /**
  * Sends one message: through Resend when RESEND_API_KEY is set, otherwise into the local outbox
  * (stored in the database and printed to the server log) so the product works with no provider.
  * Either way the stored copy has the message's secret (a sign-in code) redacted.
  */
-export async function sendMail(db: Db, message: MailMessage): Promise<{ id: string }> {
+export async function sendMail(
+  db: Db,
+  message: MailMessage,
+  options: SendMailOptions = {},
+): Promise<{ id: string }> {
   const c = config();
   const stored = redactedCopy(message);
   if (!c.RESEND_API_KEY) {
@@ -28,7 +52,11 @@ export async function sendMail(db: Db, message: MailMessage): Promise<{ id: stri
   const res = await httpRequest({
     url: `${c.RESEND_BASE_URL.replace(/\/$/, '')}/emails`,
     method: 'POST',
-    headers: { authorization: `Bearer ${c.RESEND_API_KEY}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${c.RESEND_API_KEY}`,
+      'content-type': 'application/json',
+      ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}),
+    },
     body: JSON.stringify({
       from: c.MAIL_FROM,
       to: [message.to],
@@ -46,7 +74,8 @@ export async function sendMail(db: Db, message: MailMessage): Promise<{ id: stri
       const parsed = JSON.parse(text) as { message?: string };
       if (parsed.message) reason = `${reason}: ${parsed.message}`;
     } catch {}
-    throw new MailDeliveryError(`mail provider refused the message (${reason})`);
+    const retryable = res.status >= 500 || res.status === 429;
+    throw new MailDeliveryError(`mail provider refused the message (${reason})`, res.status, retryable);
   }
   const id = (JSON.parse(text) as { id?: string }).id ?? null;
   await db.insert(mailMessages).values({

@@ -57,6 +57,11 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 export const UPSTREAM_CONNECT_TIMEOUT_MS = 10_000;
 /** A socket with no traffic either way for this long is closed (the page's own limit is 30 s). */
 export const PROXY_IDLE_TIMEOUT_MS = 30_000;
+/** Methods a request may be sent again with when its kept-alive connection turned out closed. */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** What a write to a kept-alive connection the server has just closed fails with. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
 /** Time for a client to send a request's headers. */
 const HEADERS_TIMEOUT_MS = 10_000;
 
@@ -254,7 +259,9 @@ export class BrowserProxy {
     port: number,
     session: Session,
     key: string,
+    retried = false,
   ): void {
+    const bodyless = BODYLESS_METHODS.has(req.method ?? '') && !hasBody(req);
     const upstream = http.request({
       host: address,
       port,
@@ -277,6 +284,13 @@ export class BrowserProxy {
         res.destroy();
         return;
       }
+      // A kept-alive connection the server closed just as this request went out on it: the server
+      // never saw the request. Sent again, once, on a new connection, as Chromium does on its own
+      // connections; only requests without a body, which can be sent twice as they are.
+      if (bodyless && !retried && upstream.reusedSocket && STALE_SOCKET_CODES.has(errorCode(err))) {
+        this.forward(req, res, target, address, port, session, key, true);
+        return;
+      }
       const failure = failureOf(err, target.hostname);
       record(session, key, failure);
       respondText(res, 502, failure.reason);
@@ -285,7 +299,13 @@ export class BrowserProxy {
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    req.pipe(upstream);
+    if (bodyless) {
+      // Nothing to pipe: a retry would wait forever on a request stream that has already ended.
+      req.resume();
+      upstream.end();
+    } else {
+      req.pipe(upstream);
+    }
   }
 
   private onConnect(req: IncomingMessage, client: Duplex, head: Buffer, session: Session): void {
@@ -390,6 +410,14 @@ function failureOf(err: unknown, hostname: string): ProxyFailure {
     };
   }
   return { refused: false, reason: toNetError(err, hostname).detail };
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+function errorCode(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code ?? '';
 }
 
 /** Raw header pairs without the hop-by-hop ones (and those the Connection header names). */

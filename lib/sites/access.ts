@@ -55,3 +55,16 @@ export function visibleSitesCondition(
   // An empty allowlist (a member without grants) sees nothing.
   return ids.length === 0 ? sql`false` : inArray(siteIdColumn, ids);
 }
+
+/**
+ * A site by organization and id, for the jobs (which act for no principal but still filter on the
+ * tenant their event names); undefined when it is gone.
+ */
+export async function siteOfTenant(db: Db, tenantId: string, siteId: string): Promise<Site | undefined> {
+  const [site] = await db
+    .select()
+    .from(sites)
+    .where(and(eq(sites.tenant_id, tenantId), eq(sites.id, siteId)))
+    .limit(1);
+  return site;
+}

@@ -5,6 +5,7 @@ import { appPauses, notificationSettings, type Run, runs, type Site, sites } fro
 import { InvalidError } from '@/lib/errors';
 import { getVisibleSite, visibleSitesCondition } from './access';
 import { checkCadence } from './cadence';
+import { type SiteCrawls, siteCrawls } from './crawl-summary';
 import {
   DEFAULT_A11Y_CADENCE_MINUTES,
   DEFAULT_CADENCE_MINUTES,
@@ -54,17 +55,26 @@ export interface UpdateSiteInput extends AppToggles {
   stripParams?: string[];
 }
 
-/** GET /v1/sites: the sites the caller may see, oldest first, and the organization's site quota. */
+/**
+ * GET /v1/sites: the sites the caller may see, oldest first, the organization's site quota, and each
+ * listed site's crawls at a glance (by siteId).
+ */
 export async function listSites(
   db: Db,
   principal: Principal,
-): Promise<{ sites: SiteResource[]; quota: SiteQuota }> {
+): Promise<{ sites: SiteResource[]; quota: SiteQuota; crawls: SiteCrawls[] }> {
   const rows = await db
     .select()
     .from(sites)
     .where(and(eq(sites.tenant_id, principal.tenantId), visibleSitesCondition(principal)))
     .orderBy(asc(sites.created_at), asc(sites.id));
-  return { sites: rows.map(siteResource), quota: await getSiteQuota(db, principal.tenantId) };
+  const [quota, crawls] = await Promise.all([
+    getSiteQuota(db, principal.tenantId),
+    siteCrawls(db, principal),
+  ]);
+  // A site registered between the two reads is not listed: neither are its crawls.
+  const listed = new Set(rows.map((r) => r.id));
+  return { sites: rows.map(siteResource), quota, crawls: crawls.filter((c) => listed.has(c.siteId)) };
 }
 
 /**

@@ -20,6 +20,9 @@ export const CAUSES = ['dns', 'tls', 'timeout', 'http_5xx', 'http_4xx', 'redirec
 export type ProbeCause = (typeof CAUSES)[number];
 
 export const MONITOR_STATUSES = ['up', 'degraded', 'down', 'unknown'] as const;
+
+/** A monitor the caller cannot see (another site's, another organization's) and one that does not exist answer the same. */
+export const MONITOR_NOT_FOUND = 'monitor not found';
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
 /** What a region needs to probe a monitor: nothing tenant-related, so it can travel in a batch. */

@@ -4,9 +4,10 @@ import { billingPeriod } from '@/lib/billing/period';
 import { overAllowance } from '@/lib/billing/pricing';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
+import { queryRows } from '@/lib/db/rows';
 import { sites, uptimeMonitors, usageLedger } from '@/lib/db/schema';
 import { getVisibleSite } from '@/lib/sites/access';
-import { pagesCrawledInPeriod } from './allowance';
+import { pagesCrawledInPeriod, pagesCrawledSql, pagesRenderedSql } from './allowance';
 
 export interface UsageMonth {
   billing_period: string;
@@ -104,6 +105,13 @@ export interface OrgUsageSite {
   links_checked: number;
   /** Usage beyond the per-site allowances this period (billed only with overage on). */
   over_allowance: { pages_crawled: number; pages_rendered: number };
+  /**
+   * Pages of the site's crawl and render pass still running that started in the period: not in the
+   * ledger until they finish, but counted by the allowance (0 for a deleted site).
+   */
+  in_progress: { pages_crawled: number; pages_rendered: number };
+  /** Uptime monitors configured on the site now (0 for a deleted site). */
+  monitors: number;
 }
 
 export interface OrgUsage {
@@ -142,17 +150,43 @@ export async function getOrgUsage(
     .from(usageLedger)
     .where(and(eq(usageLedger.tenant_id, tenantId), eq(usageLedger.billing_period, wanted)))
     .groupBy(usageLedger.site_id);
-  const liveSites = await db
-    .select({ id: sites.id, hostname: sites.hostname })
-    .from(sites)
-    .where(eq(sites.tenant_id, tenantId));
+  // What the allowance counts for each current site (the ledger plus work still running), beside
+  // the ledger's own figures, so in_progress is their difference whatever the metering rule.
+  // (Raw SQL: drizzle's single-table select leaves column names unqualified, and these subqueries
+  // join tables that share them.)
+  const monitorsOfSite = and(
+    eq(uptimeMonitors.tenant_id, sites.tenant_id),
+    eq(uptimeMonitors.site_id, sites.id),
+  );
+  const liveSites = (
+    await queryRows<{
+      id: string;
+      hostname: string;
+      crawled: number | string;
+      rendered: number | string;
+      monitors: number | string;
+    }>(
+      db,
+      sql`select ${sites.id} as id, ${sites.hostname} as hostname,
+                 ${pagesCrawledSql(sites.tenant_id, sites.id, wanted)} as crawled,
+                 ${pagesRenderedSql(sites.tenant_id, sites.id, wanted)} as rendered,
+                 (select count(*) from ${uptimeMonitors} where ${monitorsOfSite}) as monitors
+          from ${sites} where ${eq(sites.tenant_id, tenantId)}`,
+    )
+  ).map((r) => ({
+    id: r.id,
+    hostname: r.hostname,
+    meteredCrawled: Number(r.crawled),
+    meteredRendered: Number(r.rendered),
+    monitors: Number(r.monitors),
+  }));
   const periods = await db
     .selectDistinct({ period: usageLedger.billing_period })
     .from(usageLedger)
     .where(eq(usageLedger.tenant_id, tenantId));
 
   const limits = allowances();
-  const live = new Map(liveSites.map((s) => [s.id, s.hostname]));
+  const live = new Map(liveSites.map((s) => [s.id, s]));
   const rows = new Map<string, OrgUsageSite>();
   const row = (siteId: string, hostname: string, deleted: boolean): OrgUsageSite => ({
     site_id: siteId,
@@ -163,12 +197,15 @@ export async function getOrgUsage(
     pages_rendered: 0,
     links_checked: 0,
     over_allowance: { pages_crawled: 0, pages_rendered: 0 },
+    in_progress: { pages_crawled: 0, pages_rendered: 0 },
+    monitors: live.get(siteId)?.monitors ?? 0,
   });
   // The current period lists every site (most have usage coming); past periods list the sites that
   // used something then.
-  if (wanted === current) for (const [id, hostname] of live) rows.set(id, row(id, hostname, false));
+  if (wanted === current) for (const site of liveSites) rows.set(site.id, row(site.id, site.hostname, false));
   for (const u of perSite) {
-    const entry = rows.get(u.siteId) ?? row(u.siteId, live.get(u.siteId) ?? u.hostname, !live.has(u.siteId));
+    const entry =
+      rows.get(u.siteId) ?? row(u.siteId, live.get(u.siteId)?.hostname ?? u.hostname, !live.has(u.siteId));
     entry.runs = Number(u.runs);
     entry.pages_crawled = Number(u.pagesCrawled);
     entry.pages_rendered = Number(u.pagesRendered);
@@ -178,6 +215,14 @@ export async function getOrgUsage(
       pages_rendered: overAllowance(entry.pages_rendered, limits.pagesRendered),
     };
     rows.set(u.siteId, entry);
+  }
+  for (const entry of rows.values()) {
+    const site = live.get(entry.site_id);
+    if (!site) continue;
+    entry.in_progress = {
+      pages_crawled: Math.max(0, site.meteredCrawled - entry.pages_crawled),
+      pages_rendered: Math.max(0, site.meteredRendered - entry.pages_rendered),
+    };
   }
   const list = [...rows.values()].sort(
     (a, b) => a.hostname.localeCompare(b.hostname) || a.site_id.localeCompare(b.site_id),

@@ -38,6 +38,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { serverEnv, serverNodeArgs } from '../../scripts/node-flags.mjs';
+import { compileBench } from './compile';
 
 /** The pa11y-ci version measured (its pa11y 9 ships axe-core 4.11). */
 const PA11Y_CI_VERSION = '4.1.1';
@@ -68,8 +69,10 @@ interface Measurement {
   pages: number;
   seconds: number;
   pagesPerMinute: number;
-  /** CPU seconds the whole tree used (the Node process, Chromium and every renderer). */
+  /** CPU seconds the whole tree used (the Node process, Chromium and every renderer), see reapedChildrenCpu. */
   cpuSeconds: number;
+  /** CPU seconds by process kind (node, browser, renderer, gpu-process, utility:network, ...), sampled. */
+  cpuByKind: Record<string, { seconds: number; processes: number }>;
   peakRssMb: number;
   peakPssMb: number;
   /** Peak tree RSS in the first and the second half of the run. */
@@ -116,10 +119,44 @@ function memoryOf(pid: number): { rss: number; pss: number } {
   }
 }
 
+/** CPU seconds a process has used so far (utime + stime), or null once it has exited. */
+function cpuOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a process of the tree is: the tool's Node process, Chromium's browser process, or the kind
+ * Chromium gives its children (`--type=renderer`, `gpu-process`, `utility` with its service name).
+ */
+function kindOf(pid: number, root: number): string {
+  if (pid === root) return 'node';
+  try {
+    // Chromium rewrites its children's command lines into one space-separated string.
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+    const type = argv.find((a) => a.startsWith('--type='))?.slice('--type='.length);
+    if (!type) return argv[0]?.includes('chrom') ? 'browser' : 'other';
+    const service = argv
+      .find((a) => a.startsWith('--utility-sub-type='))
+      ?.slice('--utility-sub-type='.length)
+      .split('.')[0];
+    return type === 'utility' && service ? `utility:${service}` : type;
+  } catch {
+    return 'other';
+  }
+}
+
 class TreeSampler {
   private readonly samples: { at: number; rss: number; pss: number }[] = [];
   private readonly timer: NodeJS.Timeout;
   private readonly started = performance.now();
+  /** Per pid seen: its kind and the last CPU seconds read (a process's last ~100 ms are missed). */
+  private readonly cpu = new Map<number, { kind: string; seconds: number }>();
 
   constructor(private readonly root: number) {
     this.timer = setInterval(() => this.sample(), SAMPLE_MS);
@@ -132,8 +169,23 @@ class TreeSampler {
       const m = memoryOf(pid);
       rss += m.rss;
       pss += m.pss;
+      const seconds = cpuOf(pid);
+      if (seconds === null) continue;
+      const seen = this.cpu.get(pid);
+      if (seen) seen.seconds = seconds;
+      else this.cpu.set(pid, { kind: kindOf(pid, this.root), seconds });
     }
     if (rss > 0) this.samples.push({ at: performance.now() - this.started, rss, pss });
+  }
+
+  /** CPU seconds by process kind, and how many processes of each kind ran. */
+  cpuByKind(): Record<string, { seconds: number; processes: number }> {
+    const byKind: Record<string, { seconds: number; processes: number }> = {};
+    for (const { kind, seconds } of this.cpu.values()) {
+      const entry = byKind[kind] ?? { seconds: 0, processes: 0 };
+      byKind[kind] = { seconds: entry.seconds + seconds, processes: entry.processes + 1 };
+    }
+    return byKind;
   }
 
   stop() {
@@ -156,6 +208,10 @@ class TreeSampler {
  * CPU seconds of this process's exited children and everything they waited for (cutime + cstime):
  * Chromium waits for its renderers, the tool's Node process for Chromium, this process for the
  * tool. On a shared machine this says what a run cost when its wall time says how busy others were.
+ * It misses a process that outlives its parent (reparented to init, which reaps it): Chromium's
+ * renderers still open when the browser exits. The sampled sum per process (`TreeSampler`) misses
+ * instead the last 100 ms of each process. Neither counts anything twice, so a run's CPU is the
+ * larger of the two.
  */
 function reapedChildrenCpu(): number {
   const stat = readFileSync('/proc/self/stat', 'utf8');
@@ -177,75 +233,82 @@ async function measureChild(
     proc.on('exit', resolve);
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpuByKind = sampler.cpuByKind();
   const memory = sampler.stop();
-  const cpuSeconds = reapedChildrenCpu() - cpuBefore;
+  const sampled = Object.values(cpuByKind).reduce((sum, kind) => sum + kind.seconds, 0);
+  const cpuSeconds = Math.max(reapedChildrenCpu() - cpuBefore, sampled);
   // pa11y-ci exits 2 when it found issues, which it always does here.
   if (code !== 0 && !(tool === 'pa11y-ci' && code === 2)) throw new Error(`${tool} exited with ${code}`);
-  return { tool, seconds, cpuSeconds, ...memory };
+  return { tool, seconds, cpuSeconds, cpuByKind, ...memory };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Sitewatch: the render pass in a child process
 
-/**
- * The child runs this file compiled ahead of time, as the server runs Next's compiled build (tsx's
- * compiler thread would add about 35 MB no server carries; see crawl.bench.ts). It sits under
- * node_modules so bare imports resolve as usual.
- */
-async function compileChild(): Promise<string> {
-  const { build } = await import('esbuild');
-  const outfile = `${repo}node_modules/.cache/sitewatch-bench/a11y.bench.mjs`;
-  await build({
-    entryPoints: [self],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
 interface SitewatchInput {
   urls: string[];
   concurrency: number;
+  /** Pages per `renderPages` call (the pass's batch); 0 for all in one call. */
+  batch: number;
   out: string;
 }
 
-/** In the child: render every page as the product does, keep what the comparison needs. */
-async function renderInChild({ urls, concurrency, out }: SitewatchInput): Promise<void> {
+/**
+ * In the child: render every page as the product does (the worker's `BrowserHolder`, batches of
+ * the pass's size under one run key, as `renderBatch` calls it), keep what the comparison needs.
+ */
+async function renderInChild({ urls, concurrency, batch, out }: SitewatchInput): Promise<void> {
   const { renderPages } = await import('@/lib/a11y/render');
+  const { BrowserHolder } = await import('@/lib/a11y/browser');
   const { FRAME_SEPARATOR } = await import('@/lib/a11y/axe-results');
   const findings: Findings = { violations: [], inFramesOnly: [], incomplete: [], notChecked: {} };
-  for await (const scan of renderPages(urls, { concurrency })) {
-    const path = pathOf(scan.url);
-    if (scan.status === 'not-scanned') {
-      findings.notChecked[path] = scan.reason;
-      continue;
-    }
-    for (const finding of scan.findings) {
-      const key = `${path} ${finding.rule}`;
-      if (finding.type === 'incomplete') {
-        findings.incomplete.push(key);
-        continue;
-      }
-      findings.violations.push(key);
-      // Examples are capped, but the cap (10) is above what any page here has per rule.
-      if (finding.nodes.every((node) => node.selector.includes(FRAME_SEPARATOR)))
-        findings.inFramesOnly.push(key);
-    }
+  const browsers = new BrowserHolder();
+  const size = batch > 0 ? batch : urls.length;
+  async function* batches() {
+    for (let start = 0; start < urls.length; start += size)
+      yield* renderPages(urls.slice(start, start + size), { concurrency, browsers, runKey: 'bench' });
+  }
+  try {
+    await scanAll(batches());
+  } finally {
+    await browsers.close();
   }
   writeFileSync(out, JSON.stringify(findings));
+
+  async function scanAll(scans: AsyncIterable<import('@/lib/a11y/scan').PageScan>): Promise<void> {
+    for await (const scan of scans) {
+      const path = pathOf(scan.url);
+      if (scan.status === 'not-scanned') {
+        findings.notChecked[path] = scan.reason;
+        continue;
+      }
+      for (const finding of scan.findings) {
+        const key = `${path} ${finding.rule}`;
+        if (finding.type === 'incomplete') {
+          findings.incomplete.push(key);
+          continue;
+        }
+        findings.violations.push(key);
+        // Examples are capped, but the cap (10) is above what any page here has per rule.
+        if (finding.nodes.every((node) => node.selector.includes(FRAME_SEPARATOR)))
+          findings.inFramesOnly.push(key);
+      }
+    }
+  }
 }
 
 let compiled: Promise<string> | null = null;
 
-async function runSitewatch(urls: string[], concurrency: number, work: string): Promise<Measurement> {
-  compiled ??= compileChild();
+async function runSitewatch(
+  urls: string[],
+  concurrency: number,
+  batch: number,
+  work: string,
+): Promise<Measurement> {
+  compiled ??= compileBench(self, 'a11y.bench');
   const entry = await compiled;
   const out = `${work}/sitewatch.json`;
-  const input: SitewatchInput = { urls, concurrency, out };
+  const input: SitewatchInput = { urls, concurrency, batch, out };
   const measured = await measureChild('sitewatch', () =>
     spawn(
       process.execPath,
@@ -441,6 +504,8 @@ async function main(): Promise<void> {
   const pages = Number(arg('pages') ?? 200);
   const runs = Number(arg('runs') ?? 3);
   const concurrency = Number(arg('concurrency') ?? DEFAULT_RENDER_CONCURRENCY);
+  const { DEFAULT_PASS_BATCH } = await import('@/lib/a11y/pass');
+  const batch = Number(arg('batch') ?? DEFAULT_PASS_BATCH);
   const onlySitewatch = arg('only') === 'sitewatch';
 
   const bin = onlySitewatch ? '' : ensurePa11yCi();
@@ -450,7 +515,7 @@ async function main(): Promise<void> {
   const { executablePath } = await chromiumLaunchOptions();
   console.log(
     `accessibility render benchmark: ${pages} pages on 127.0.0.1, ${concurrency} at once, ` +
-      `${runs} run${runs === 1 ? '' : 's'} of each tool in turns\n` +
+      `${runs} run${runs === 1 ? '' : 's'} of each tool in turns; Sitewatch in batches of ${batch > 0 ? batch : pages} pages\n` +
       `Chromium ${executablePath}; Sitewatch axe-core ${ourAxe}` +
       (axe
         ? `; pa11y-ci ${PA11Y_CI_VERSION} axe-core ${axe.version}, rules added by id: ${axe.extraRules.join(', ')}`
@@ -464,7 +529,7 @@ async function main(): Promise<void> {
   const theirs: Measurement[] = [];
   try {
     for (let run = 0; run < runs; run++) {
-      ours.push(await runSitewatch(site.urls, concurrency, work));
+      ours.push(await runSitewatch(site.urls, concurrency, batch, work));
       if (bin) theirs.push(await runPa11yCi(bin, site.urls, concurrency, axe?.extraRules ?? [], work));
       const latest = [ours.at(-1), theirs.at(-1)].filter((m): m is Measurement => Boolean(m));
       console.error(
@@ -506,6 +571,21 @@ async function main(): Promise<void> {
       ],
       rows,
     )}`,
+  );
+  console.log(`\nCPU ms per page by process (sampled every ${SAMPLE_MS} ms; processes in brackets):`);
+  const kinds = [...new Set([...ours, ...theirs].flatMap((m) => Object.keys(m.cpuByKind)))].sort();
+  console.log(
+    table(
+      ['tool', 'run', ...kinds],
+      [...ours, ...theirs].map((m, i) => [
+        m.tool,
+        String((i % runs) + 1),
+        ...kinds.map((kind) => {
+          const entry = m.cpuByKind[kind];
+          return entry ? `${((entry.seconds / m.pages) * 1000).toFixed(0)} [${entry.processes}]` : '-';
+        }),
+      ]),
+    ),
   );
   for (const m of [...ours, ...theirs]) {
     for (const [path, reason] of Object.entries(m.findings.notChecked).slice(0, 5))

@@ -31,6 +31,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serverEnv, serverNodeArgs } from '../../scripts/node-flags.mjs';
+import { compileBench } from './compile';
 
 interface Measurement {
   tool: 'sitewatch' | 'linkinator';
@@ -362,33 +363,11 @@ function nodeFlags(role: string): string[] {
   ];
 }
 
-/**
- * The children run this file compiled ahead of time, as the server runs Next's compiled build:
- * tsx's on-the-fly compiler runs its hooks on a thread of its own that costs about 35 MB of RSS,
- * which no server carries. The bundle sits under node_modules so bare imports resolve as usual.
- */
-async function compileChild(): Promise<string> {
-  const { build } = await import('esbuild');
-  const outfile = fileURLToPath(
-    new URL('../../node_modules/.cache/sitewatch-bench/crawl.bench.mjs', import.meta.url),
-  );
-  await build({
-    entryPoints: [self],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
 let compiled: Promise<string> | null = null;
 
 /** Runs one role in a child process and reads its result from the last line of stdout. */
 async function child<T>(role: string, input: unknown): Promise<T> {
-  compiled ??= compileChild();
+  compiled ??= compileBench(self, 'crawl.bench');
   const entry = await compiled;
   return new Promise((resolve, reject) => {
     const proc = spawn(

@@ -1,5 +1,6 @@
-import { expect, type Page, request as playwrightRequest, test } from '@playwright/test';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
+import { settled } from './support/page';
 import { invitationLinkFor } from './support/run';
 import { signInThroughForm } from './support/sign-in';
 import { snap } from './support/snap';
@@ -9,11 +10,6 @@ test.describe.configure({ mode: 'serial' });
 
 const SITE_HOST = 'www.example.com';
 const TEAMMATE = 'teammate@example.com';
-
-/** Client-rendered data has arrived when no loading placeholder is left in main. */
-async function settled(page: Page) {
-  await expect(page.locator('main [aria-hidden="true"].animate-pulse')).toHaveCount(0);
-}
 
 test('sites list starts empty with a call to action', async ({ page }) => {
   await page.goto('/sites');
@@ -225,12 +221,19 @@ test('unknown pages and invisible sites are a 404', async ({ page }) => {
   await snap(page, 'not-found');
   await expectNoAxeViolations(page, '404 page');
 
-  // The site pages stream (loading.tsx), so the status line is already sent when the site turns out
-  // not to exist; the not-found page is what the person sees.
-  await page.goto('/sites/00000000-0000-4000-8000-000000000000');
-  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
-  await page.goto('/sites/not-a-uuid/settings');
-  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  // A site that does not exist (or is not the caller's) answers 404 inside the dashboard: its header,
+  // one logo, its navigation, and no "Sign in" for someone who is signed in (issue 12).
+  for (const path of ['/sites/00000000-0000-4000-8000-000000000000', '/sites/not-a-uuid/settings']) {
+    const res = await page.goto(path);
+    expect(res?.status(), path).toBe(404);
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sitewatch' })).toHaveCount(1);
+    await expect(page.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+    await expect(page.getByRole('main').getByRole('link', { name: 'Go to sites' })).toBeVisible();
+  }
+  await snap(page, 'site-not-found');
+  await expectNoAxeViolations(page, 'missing site (dashboard 404)');
 });
 
 test("the crawler's public page, linked from its user-agent, is accessible", async ({ page }) => {

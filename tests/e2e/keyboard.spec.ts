@@ -1,13 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
-
-/** Presses Tab until `target` has focus; fails if it is not reachable in `max` presses. */
-async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    if (await target.evaluate((el) => el === document.activeElement)) return;
-  }
-  throw new Error(`could not reach ${target} with the Tab key`);
-}
+import { expect, test } from '@playwright/test';
+import { tabTo } from './support/page';
 
 test('the first Tab reaches the skip link, which moves focus to the main content', async ({ page }) => {
   await page.goto('/sites');
@@ -38,7 +30,7 @@ test('register a site with the keyboard only', async ({ page }) => {
   await tabTo(page, page.getByRole('button', { name: 'Register site' }), 6);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('status').filter({ hasText: 'Registered docs.example.com.' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'docs.example.com' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'docs.example.com', exact: true })).toBeVisible();
   await expect(page.getByRole('row', { name: /docs\.example\.com/ })).toContainText('Accessibility');
 });
 

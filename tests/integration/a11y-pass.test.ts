@@ -41,6 +41,10 @@ import { insertSite } from '../support/fixtures';
 import { call, signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 
+/** The site's "allowance reached" notifications (the outbox also holds each crawl's summary). */
+const allowanceNotesOf = (siteId: string) =>
+  and(eq(notificationOutbox.site_id, siteId), eq(notificationOutbox.kind, 'allowance-reached'));
+
 /**
  * The render pass as a run, through the job functions on the embedded runner, in real Chromium
  * against a local site: chained after a crawl, standalone on the accessibility clock, interrupted
@@ -415,7 +419,7 @@ describe('the rendered-pages allowance', () => {
     expect(await db.select().from(appPauses).where(eq(appPauses.site_id, siteId))).toMatchObject([
       { app: 'a11y', billing_period: period },
     ]);
-    const notes = await db.select().from(notificationOutbox).where(eq(notificationOutbox.site_id, siteId));
+    const notes = await db.select().from(notificationOutbox).where(allowanceNotesOf(siteId));
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: 'allowance-reached', payload: { app: 'a11y' } });
     const billing = await call(billingRoute.GET, { path: '/api/v1/billing', token: owner.token });
@@ -429,9 +433,7 @@ describe('the rendered-pages allowance', () => {
       paused: [siteId],
     });
     expect((await loadSite()).a11y_next_run_at).toBe(dueAt);
-    expect(
-      await db.select().from(notificationOutbox).where(eq(notificationOutbox.site_id, siteId)),
-    ).toHaveLength(1);
+    expect(await db.select().from(notificationOutbox).where(allowanceNotesOf(siteId))).toHaveLength(1);
 
     // Overage on: the scan runs in full, metered beyond the allowance.
     await setOverage(db, owner.tenantId, true);

@@ -90,6 +90,40 @@ beforeAll(async () => {
     '/crash-browser': page('<script src="/trigger-browser-crash"></script>'),
     '/trigger-browser-crash': crashBrowser,
     '/gone': { status: 404, headers: { 'content-type': 'text/html' }, body: html('<p>gone</p>') },
+    // A page whose policy allows no script at all, and one whose own global `axe` is not axe.
+    '/strict-csp': {
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy':
+          "default-src 'none'; script-src 'none'; require-trusted-types-for 'script'",
+      },
+      body: html('<h1>Strict</h1><img src="/d.png"><button></button>'),
+    },
+    '/own-axe': page(
+      '<h1>Own axe</h1><img src="/e.png">',
+      '<script>window.axe = { runPartial() { throw new Error("not axe") }, utils: {} }; var axe = window.axe;</script>',
+    ),
+    // State a page leaves behind (cookie, storage, session storage, window.name, a late write on
+    // its way out) and a page that shows an unlabelled image when it finds any of it. Both load a
+    // stylesheet the browser may cache.
+    '/cached.css': { headers: { 'content-type': 'text/css', 'cache-control': 'max-age=3600' }, body: 'p{}' },
+    '/leaves-state': page(
+      '<h1>Leaves state</h1>',
+      `<link rel="stylesheet" href="/cached.css"><script>
+        document.cookie = 'seen=1; max-age=3600'; localStorage.setItem('seen', '1');
+        sessionStorage.setItem('seen', '1'); window.name = 'seen';
+        addEventListener('pagehide', () => { document.cookie = 'late=1; max-age=3600'; localStorage.setItem('late', '1'); });
+      </script>`,
+    ),
+    '/reads-state': page(
+      '<h1>Reads state</h1>',
+      `<link rel="stylesheet" href="/cached.css"><script>
+        addEventListener('DOMContentLoaded', () => {
+          if (document.cookie || localStorage.length || sessionStorage.length || window.name)
+            document.querySelector('main').insertAdjacentHTML('beforeend', '<img src="/state.png">');
+        });
+      </script>`,
+    ),
   });
   // These name the other host's port, known once it listens.
   site.route(
@@ -168,6 +202,8 @@ describe('render pass', () => {
     '/frame-other',
     '/target-size',
     '/contrast-review',
+    '/strict-csp',
+    '/own-axe',
   ];
   let scans: Map<string, PageScan>;
 
@@ -212,12 +248,63 @@ describe('render pass', () => {
     expect(find(review, 'color-contrast')).toBeUndefined();
   });
 
+  it('checks a page whose policy allows no script, and one with a global `axe` of its own', () => {
+    expect(find(scanned(scans.get('/strict-csp')), 'image-alt')?.count).toBe(1);
+    expect(find(scanned(scans.get('/strict-csp')), 'button-name')?.count).toBe(1);
+    expect(find(scanned(scans.get('/own-axe')), 'image-alt')?.count).toBe(1);
+  });
+
   it('lists exactly what axe-core itself reports on each page, in every frame, with the same tags', async () => {
     for (const path of scannable) {
       const own = summary(scanned(scans.get(path)));
       expect(own.findings.length + own.passes.length).toBeGreaterThan(0);
       expect(own, path).toEqual(await axeDirectly(site.url(path)));
     }
+  });
+});
+
+describe('pages rendered one after another in a lane', () => {
+  it('renders each page as a first visit: nothing the page before left (cookies, storage, window.name) reaches it', async () => {
+    const before = site.hits('/cached.css');
+    const paths = ['/reads-state', '/leaves-state', '/reads-state', '/leaves-state', '/reads-state'];
+    const scans: ScannedPage[] = [];
+    for await (const scan of renderPages(
+      paths.map((p) => site.url(p)),
+      { browsers, concurrency: 1 },
+    ))
+      scans.push(scanned(scan));
+    expect(scans.map((scan) => new URL(scan.url).pathname)).toEqual(paths);
+    // A visit with nothing left behind: the same findings every time.
+    const reads = scans.filter((scan) => scan.url.endsWith('/reads-state')).map(summary);
+    expect(reads[1]).toEqual(reads[0]);
+    expect(reads[2]).toEqual(reads[0]);
+    expect(find(scans[2] as ScannedPage, 'image-alt')).toBeUndefined();
+    // The same context served all five (its HTTP cache kept the stylesheet), reset between pages.
+    expect(site.hits('/cached.css')).toBe(before + 1);
+  });
+
+  it('keeps a run’s contexts between its batches (runKey), never for another run', async () => {
+    const batch = (runKey: string) =>
+      (async () => {
+        for await (const scan of renderPages([site.url('/reads-state')], {
+          browsers,
+          concurrency: 1,
+          runKey,
+        }))
+          expect(scanned(scan).url).toBe(site.url('/reads-state'));
+      })();
+    const before = site.hits('/cached.css');
+    await batch('run-a');
+    await batch('run-a');
+    expect(site.hits('/cached.css')).toBe(before + 1);
+    await batch('run-b');
+    expect(site.hits('/cached.css')).toBe(before + 2);
+  });
+
+  it('opens a new context after a page that hung, and scans the next page', async () => {
+    const scans = await render(['/busy', '/clean'], { concurrency: 1, pageTimeLimitMs: 8_000 });
+    expect(scans.get('/busy')).toMatchObject({ status: 'not-scanned' });
+    expect(scanned(scans.get('/clean')).passes.length).toBeGreaterThan(0);
   });
 });
 
@@ -286,6 +373,10 @@ describe('pages that cannot be scanned', () => {
     for (const path of ['/violations', '/clean', '/target-size'])
       expect(scanned(scans.get(path)).url).toBe(site.url(path));
     expect(launched.length).toBeGreaterThan(1);
+    // The crashing page's second try may be the last thing the pass did (the other pages are done
+    // first when they render fast): the browser it took down is relaunched for the next pages.
+    const after = await render(['/clean']);
+    expect(scanned(after.get('/clean')).url).toBe(site.url('/clean'));
     expect(current().isConnected()).toBe(true);
   });
 

@@ -65,10 +65,26 @@ describe('crawl functions under @inngest/test', () => {
 
   it('crawl-finalize completes the run once, however often it runs', async () => {
     const event = { name: 'crawl/finalize', data: { runId } };
-    const first = await new InngestTestEngine({ function: crawlFinalize, events: [event] }).execute();
+    // No Inngest to receive the summary's delivery event here: the sendEvent step is mocked, and asserted.
+    const notify = { id: 'notify', handler: () => ({ ids: ['n1'] }) };
+    const first = await new InngestTestEngine({
+      function: crawlFinalize,
+      events: [event],
+      steps: [notify],
+    }).execute();
     expect(first.result).toMatchObject({ finalizedNow: true, state: 'completed', allowanceNotified: false });
-    const second = await new InngestTestEngine({ function: crawlFinalize, events: [event] }).execute();
+    expect(first.ctx.step.sendEvent).toHaveBeenCalledWith('notify', {
+      name: 'notify/queued',
+      data: { reason: 'crawl-summary' },
+    });
+    const second = await new InngestTestEngine({
+      function: crawlFinalize,
+      events: [event],
+      steps: [notify],
+    }).execute();
     expect(second.result).toMatchObject({ finalizedNow: false, state: 'completed' });
+    // Finalized once: the summary's delivery is asked for once.
+    expect(second.ctx.step.sendEvent).not.toHaveBeenCalledWith('notify', expect.anything());
     const [run] = await db.select().from(runs).where(eq(runs.id, runId));
     expect(run).toMatchObject({
       broken_count: synthetic.expected.broken.length,

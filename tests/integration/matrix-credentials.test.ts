@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as searchCallbackRoute from '@/app/api/search/callback/route';
 import * as billingRoute from '@/app/api/v1/billing/route';
 import * as rerollRoute from '@/app/api/v1/keys/[id]/reroll/route';
 import * as revokeRoute from '@/app/api/v1/keys/[id]/revoke/route';
@@ -9,24 +10,52 @@ import * as orgQuotaRoute from '@/app/api/v1/me/org-quota/route';
 import * as memberAccessRoute from '@/app/api/v1/members/[memberId]/access/route';
 import * as memberRoute from '@/app/api/v1/members/[memberId]/route';
 import * as membersRoute from '@/app/api/v1/members/route';
+import * as deliveriesRoute from '@/app/api/v1/notifications/deliveries/route';
+import * as notificationsRoute from '@/app/api/v1/notifications/route';
+import * as signingSecretRoute from '@/app/api/v1/notifications/signing-secret/route';
+import * as testNotificationRoute from '@/app/api/v1/notifications/test/route';
 import * as a11yManualChecksRoute from '@/app/api/v1/sites/[id]/a11y-manual-checks/route';
 import * as a11yReportRoute from '@/app/api/v1/sites/[id]/a11y-report/route';
 import * as a11ySuppressionRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/[suppressionId]/route';
 import * as a11ySuppressionsRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
+import * as brokenTargetsRoute from '@/app/api/v1/sites/[id]/broken-targets/route';
 import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
+import * as fieldDataRoute from '@/app/api/v1/sites/[id]/fielddata/route';
+import * as fieldDataSyncRoute from '@/app/api/v1/sites/[id]/fielddata/sync/route';
+import * as siteNotificationsRoute from '@/app/api/v1/sites/[id]/notifications/route';
 import * as pagesRoute from '@/app/api/v1/sites/[id]/pages/route';
+import * as redirectsRoute from '@/app/api/v1/sites/[id]/redirects/route';
 import * as siteRoute from '@/app/api/v1/sites/[id]/route';
+import * as runBrokenTargetsRoute from '@/app/api/v1/sites/[id]/runs/[runId]/broken-targets/route';
 import * as runPagesRoute from '@/app/api/v1/sites/[id]/runs/[runId]/pages/route';
 import * as runReportRoute from '@/app/api/v1/sites/[id]/runs/[runId]/report/route';
 import * as runSeoReportRoute from '@/app/api/v1/sites/[id]/runs/[runId]/seo-report/route';
 import * as runsRoute from '@/app/api/v1/sites/[id]/runs/route';
+import * as searchAnalyticsRoute from '@/app/api/v1/sites/[id]/search/analytics/route';
+import * as searchConnectRoute from '@/app/api/v1/sites/[id]/search/connect/route';
+import * as searchPropertiesRoute from '@/app/api/v1/sites/[id]/search/properties/route';
+import * as searchPropertyRoute from '@/app/api/v1/sites/[id]/search/property/route';
+import * as searchRoute from '@/app/api/v1/sites/[id]/search/route';
 import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
+import * as monitorLiveRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/live/route';
+import * as monitorMetricsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/metrics/route';
+import * as monitorRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/route';
+import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
+import * as urlDetailsRoute from '@/app/api/v1/sites/[id]/url-details/route';
 import * as siteUsageRoute from '@/app/api/v1/sites/[id]/usage/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import * as usageRoute from '@/app/api/v1/usage/route';
 import { storePageScans } from '@/lib/a11y/store';
 import type { Db } from '@/lib/db/client';
-import { apiKeys, crawlUrls, runs, sites } from '@/lib/db/schema';
+import {
+  apiKeys,
+  crawlUrls,
+  fieldData,
+  runs,
+  searchAnalytics,
+  searchConnections,
+  sites,
+} from '@/lib/db/schema';
 import { useTestDatabase } from '../support/db';
 import { addMember, call, signInOwner } from '../support/http';
 
@@ -47,6 +76,9 @@ import { addMember, call, signInOwner } from '../support/http';
  * A site the caller cannot see is 404 before any role check (a 403 would confirm it exists); a
  * visible site the role may not change is 403.
  * `2xx` is a crawl trigger: 202 when it started a crawl, 200 when one was already running.
+ * 409 on the field-data sync and the search connection's Google calls: the caller was allowed, but this
+ * server has no CrUX key or Google client (tests/integration/fielddata.test.ts and search.test.ts
+ * cover them configured). The search callback is 403 for every session: no state was issued to it.
  */
 const MATRIX = `
   request                          | owner | admin | member | member+site | member+crawl | key | scoped-key | revoked-key | expired-key | none
@@ -66,16 +98,49 @@ const MATRIX = `
   GET    /sites/{other}/runs       | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
   GET    /sites/{granted}/pages    | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{other}/pages      | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/broken-targets | 200 | 200 | 404  | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/broken-targets | 200 | 200  | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/redirects | 200  | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/redirects  | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/url-details | 200 | 200  | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/url-details | 200  | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
   GET    /sites/{granted}/runs/{crawl}/report | 200 | 200 | 404 | 200     | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{other}/runs/{crawl}/report | 200 | 200 | 404  | 404       | 404          | 200 | 404        | 401         | 401         | 401
   GET    /sites/{granted}/runs/{crawl}/seo-report | 200 | 200 | 404 | 200 | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{other}/runs/{crawl}/seo-report | 200 | 200 | 404 | 404   | 404          | 200 | 404        | 401         | 401         | 401
   GET    /sites/{granted}/runs/{crawl}/pages | 200 | 200 | 404 | 200      | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{other}/runs/{crawl}/pages | 200 | 200  | 404  | 404       | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/runs/{crawl}/broken-targets | 200 | 200 | 404 | 200 | 200       | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/runs/{crawl}/broken-targets | 200 | 200 | 404 | 404 | 404          | 200 | 404        | 401         | 401         | 401
   PUT    /sites/{granted}/a11y-manual-checks | 200 | 200 | 404 | 403      | 403          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{granted}/a11y-suppressions | 200 | 200 | 404 | 200       | 200          | 200 | 200        | 401         | 401         | 401
   POST   /sites/{granted}/a11y-suppressions | 201 | 201 | 404 | 403       | 403          | 201 | 201        | 401         | 401         | 401
   DELETE /sites/{granted}/a11y-suppressions/{fresh suppression} | 200 | 200 | 404 | 403 | 403 | 200 | 200  | 401         | 401         | 401
+  GET    /sites/{granted}/uptime/monitors | 200 | 200 | 404  | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/uptime/monitors | 200 | 200  | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  POST   /sites/{granted}/uptime/monitors | 201 | 201 | 404  | 403         | 403          | 201 | 201        | 401         | 401         | 401
+  POST   /sites/{other}/uptime/monitors | 201 | 201  | 404    | 404         | 404          | 201 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/uptime/monitors/{monitor} | 200 | 200 | 404 | 200 | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/uptime/monitors/{monitor} | 200 | 200 | 404 | 404   | 404          | 200 | 404        | 401         | 401         | 401
+  PATCH  /sites/{granted}/uptime/monitors/{monitor} | 200 | 200 | 404 | 403 | 403          | 200 | 200        | 401         | 401         | 401
+  PATCH  /sites/{other}/uptime/monitors/{monitor} | 200 | 200 | 404 | 404   | 404          | 200 | 404        | 401         | 401         | 401
+  DELETE /sites/{granted}/uptime/monitors/{fresh monitor} | 200 | 200 | 404 | 403 | 403  | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{granted}/uptime/monitors/{monitor}/live | 200 | 200 | 404 | 200 | 200     | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/uptime/monitors/{monitor}/live | 200 | 200 | 404 | 404  | 404      | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/uptime/monitors/{monitor}/metrics | 200 | 200 | 404 | 200 | 200  | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/uptime/monitors/{monitor}/metrics | 200 | 200 | 404 | 404 | 404    | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/fielddata | 200  | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/fielddata  | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  POST   /sites/{granted}/fielddata/sync | 409 | 409 | 404  | 403         | 403          | 409 | 409        | 401         | 401         | 401
+  GET    /sites/{granted}/search   | 200   | 200   | 404    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  PATCH  /sites/{granted}/search   | 200   | 200   | 404    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  DELETE /sites/{granted}/search   | 200   | 200   | 404    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /sites/{granted}/search/connect | 409 | 409 | 404  | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /sites/{granted}/search/properties | 409 | 409 | 404 | 403       | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /sites/{granted}/search/property | 409 | 409 | 404 | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /sites/{granted}/search/analytics | 200 | 200 | 404 | 200        | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/search/analytics | 200 | 200  | 404  | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /search/callback          | 403   | 403   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   POST   /sites/{granted}/crawl    | 2xx   | 2xx   | 404    | 403         | 2xx          | 2xx | 2xx        | 401         | 401         | 401
   POST   /sites/{other}/crawl      | 2xx   | 2xx   | 404    | 404         | 404          | 2xx | 404        | 401         | 401         | 401
   GET    /keys                     | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
@@ -90,6 +155,15 @@ const MATRIX = `
   PATCH  /billing                  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   GET    /usage                    | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   GET    /me/org-quota             | 200   | 200   | 200    | 200         | 200          | 403 | 403        | 401         | 401         | 401
+  GET    /notifications            | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  PATCH  /notifications            | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /notifications/test       | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /notifications/signing-secret | 200 | 200 | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /notifications/deliveries | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /sites/{granted}/notifications | 200 | 200 | 404   | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /sites/{other}/notifications | 200 | 200  | 404    | 404         | 404          | 403 | 403        | 401         | 401         | 401
+  PATCH  /sites/{granted}/notifications | 200 | 200 | 404   | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  DELETE /sites/{granted}/notifications | 200 | 200 | 404   | 403         | 403          | 403 | 403        | 401         | 401         | 401
   POST   /me/limit-requests        | 201   | 201   | 201    | 201         | 201          | 403 | 403        | 401         | 401         | 401
 `;
 
@@ -141,6 +215,60 @@ const freshSuppression = async (f: Fixture) => {
   if (res.status !== 201) throw new Error(`fixture suppression: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.suppression.id as string;
 };
+const freshMonitor = async (f: Fixture) => {
+  const res = await call(monitorsRoute.POST, {
+    path: `/api/v1/sites/${f.granted}/uptime/monitors`,
+    params: { id: f.granted },
+    token: ownerToken,
+    body: { url: 'https://matrix.example/health' },
+  });
+  if (res.status !== 201) throw new Error(`fixture monitor: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.monitor.id as string;
+};
+/** The monitor made for each fixture site (beforeAll), by site id. */
+const monitorOf: Record<string, string> = {};
+/** A request on {granted} and on {other}'s own monitor: `/sites/{site}/uptime/monitors/{monitor}<suffix>`. */
+const perMonitor = (
+  method: string,
+  suffix: string,
+  handler: Handler,
+  body?: unknown,
+): Record<string, MatrixRequest> =>
+  Object.fromEntries(
+    (['granted', 'other'] as const).map((which) => [
+      `${method} /sites/{${which}}/uptime/monitors/{monitor}${suffix}`,
+      {
+        handler,
+        method,
+        body,
+        target: (f: Fixture) => f[which],
+        params: (siteId: string) => ({ id: siteId, monitorId: monitorOf[siteId]! }),
+        path: (siteId: string) => `/api/v1/sites/${siteId}/uptime/monitors/${monitorOf[siteId]}${suffix}`,
+      },
+    ]),
+  );
+
+/** A GET on {granted} and on {other}: `/sites/{site}<suffix>`. */
+const perSite = (method: string, suffix: string, handler: Handler): Record<string, MatrixRequest> =>
+  Object.fromEntries(
+    (['granted', 'other'] as const).map((which) => [
+      `${method} /sites/{${which}}${suffix}`,
+      { handler, method, target: (f: Fixture) => f[which], params: 'id' as const, path: site(suffix) },
+    ]),
+  );
+/** Stores a connected search property for the site (the OAuth flow is search.test.ts's). */
+const connectSearch = async (siteId: string) => {
+  const values = {
+    status: 'connected' as const,
+    property: 'https://matrix.example/',
+    updated_at: Date.now(),
+  };
+  await db
+    .insert(searchConnections)
+    .values({ tenant_id: tenantId, site_id: siteId, created_at: Date.now(), ...values })
+    .onConflictDoUpdate({ target: [searchConnections.tenant_id, searchConnections.site_id], set: values });
+};
+
 let joined = 0;
 const freshMember = async () =>
   (await addMember(db, { ownerToken, tenantId, email: `fresh-${++joined}@matrix.test`, role: 'member' }))
@@ -278,9 +406,52 @@ const REQUESTS: Record<string, MatrixRequest> = {
     params: 'id',
     path: site('/pages'),
   },
+  'GET /sites/{granted}/broken-targets': {
+    handler: brokenTargetsRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site(`/broken-targets`),
+  },
+  'GET /sites/{other}/broken-targets': {
+    handler: brokenTargetsRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site(`/broken-targets`),
+  },
+  'GET /sites/{granted}/redirects': {
+    handler: redirectsRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site(`/redirects`),
+  },
+  'GET /sites/{other}/redirects': {
+    handler: redirectsRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site(`/redirects`),
+  },
+  'GET /sites/{granted}/url-details': {
+    handler: urlDetailsRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site(`/url-details?url=${encodeURIComponent('https://matrix.example/')}`),
+  },
+  'GET /sites/{other}/url-details': {
+    handler: urlDetailsRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site(`/url-details?url=${encodeURIComponent('https://matrix.example/')}`),
+  },
   ...perRun('report', runReportRoute.GET),
   ...perRun('seo-report', runSeoReportRoute.GET),
   ...perRun('pages', runPagesRoute.GET),
+  ...perRun('broken-targets', runBrokenTargetsRoute.GET),
   'PUT /sites/{granted}/a11y-manual-checks': {
     handler: a11yManualChecksRoute.PUT,
     method: 'PUT',
@@ -310,6 +481,109 @@ const REQUESTS: Record<string, MatrixRequest> = {
     target: freshSuppression,
     params: (suppressionId) => ({ id: fixture.granted, suppressionId }),
     path: (suppressionId) => `/api/v1/sites/${fixture.granted}/a11y-suppressions/${suppressionId}`,
+  },
+  'GET /sites/{granted}/uptime/monitors': {
+    handler: monitorsRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/uptime/monitors'),
+  },
+  'GET /sites/{other}/uptime/monitors': {
+    handler: monitorsRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site('/uptime/monitors'),
+  },
+  'POST /sites/{granted}/uptime/monitors': {
+    handler: monitorsRoute.POST,
+    method: 'POST',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/uptime/monitors'),
+    body: { url: 'https://matrix.example/health', cadenceSeconds: 300 },
+  },
+  'POST /sites/{other}/uptime/monitors': {
+    handler: monitorsRoute.POST,
+    method: 'POST',
+    target: (f) => f.other,
+    params: 'id',
+    path: site('/uptime/monitors'),
+    body: { url: 'https://matrix.example/health', cadenceSeconds: 300 },
+  },
+  ...perMonitor('GET', '', monitorRoute.GET),
+  ...perMonitor('PATCH', '', monitorRoute.PATCH, { name: 'renamed by the matrix' }),
+  'DELETE /sites/{granted}/uptime/monitors/{fresh monitor}': {
+    handler: monitorRoute.DELETE,
+    method: 'DELETE',
+    target: freshMonitor,
+    params: (monitorId) => ({ id: fixture.granted, monitorId }),
+    path: (monitorId) => `/api/v1/sites/${fixture.granted}/uptime/monitors/${monitorId}`,
+  },
+  ...perMonitor('GET', '/live', monitorLiveRoute.GET),
+  ...perMonitor('GET', '/metrics', monitorMetricsRoute.GET),
+  ...perSite('GET', '/fielddata', fieldDataRoute.GET),
+  'POST /sites/{granted}/fielddata/sync': {
+    handler: fieldDataSyncRoute.POST,
+    method: 'POST',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/fielddata/sync'),
+  },
+  'GET /sites/{granted}/search': {
+    handler: searchRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/search'),
+  },
+  'PATCH /sites/{granted}/search': {
+    handler: searchRoute.PATCH,
+    method: 'PATCH',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/search'),
+    body: { dropThresholdPct: 40 },
+  },
+  // Connected again before each cell, so the owner's disconnect does not leave the admin nothing.
+  'DELETE /sites/{granted}/search': {
+    handler: searchRoute.DELETE,
+    method: 'DELETE',
+    target: async (f) => {
+      await connectSearch(f.granted);
+      return f.granted;
+    },
+    params: 'id',
+    path: site('/search'),
+  },
+  'POST /sites/{granted}/search/connect': {
+    handler: searchConnectRoute.POST,
+    method: 'POST',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/search/connect'),
+  },
+  'GET /sites/{granted}/search/properties': {
+    handler: searchPropertiesRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/search/properties'),
+  },
+  'POST /sites/{granted}/search/property': {
+    handler: searchPropertyRoute.POST,
+    method: 'POST',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/search/property'),
+    body: { property: 'https://matrix.example/' },
+  },
+  ...perSite('GET', '/search/analytics', searchAnalyticsRoute.GET),
+  'GET /search/callback': {
+    handler: searchCallbackRoute.GET,
+    method: 'GET',
+    path: () => '/api/search/callback',
   },
   'POST /sites/{granted}/crawl': {
     handler: crawlRoute.POST,
@@ -386,6 +660,62 @@ const REQUESTS: Record<string, MatrixRequest> = {
     method: 'POST',
     path: () => '/api/v1/me/limit-requests',
     body: { kind: 'user_orgs', requestedLimit: 5, reason: 'credential matrix' },
+  },
+  'GET /notifications': {
+    handler: notificationsRoute.GET,
+    method: 'GET',
+    path: () => '/api/v1/notifications',
+  },
+  'PATCH /notifications': {
+    handler: notificationsRoute.PATCH,
+    method: 'PATCH',
+    path: () => '/api/v1/notifications',
+    body: { crawlReportRecipients: [{ kind: 'email', email: 'reports@matrix.test' }] },
+  },
+  'POST /notifications/test': {
+    handler: testNotificationRoute.POST,
+    method: 'POST',
+    path: () => '/api/v1/notifications/test',
+    body: { email: 'test-send@matrix.test' },
+  },
+  'POST /notifications/signing-secret': {
+    handler: signingSecretRoute.POST,
+    method: 'POST',
+    path: () => '/api/v1/notifications/signing-secret',
+  },
+  'GET /notifications/deliveries': {
+    handler: deliveriesRoute.GET,
+    method: 'GET',
+    path: () => '/api/v1/notifications/deliveries',
+  },
+  'GET /sites/{granted}/notifications': {
+    handler: siteNotificationsRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/notifications'),
+  },
+  'GET /sites/{other}/notifications': {
+    handler: siteNotificationsRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site('/notifications'),
+  },
+  'PATCH /sites/{granted}/notifications': {
+    handler: siteNotificationsRoute.PATCH,
+    method: 'PATCH',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/notifications'),
+    body: { includeOrgDefaults: false },
+  },
+  'DELETE /sites/{granted}/notifications': {
+    handler: siteNotificationsRoute.DELETE,
+    method: 'DELETE',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/notifications'),
   },
 };
 
@@ -497,6 +827,39 @@ beforeAll(async () => {
       status_code: 200,
       is_page: 1,
     });
+  }
+  // Both sites have field data and a connected search property with a day of analytics, so those
+  // reports' 200 or 404 is about the caller.
+  for (const siteId of [granted, other]) {
+    await db
+      .update(sites)
+      .set({ fielddata_status: 'ok', fielddata_checked_at: Date.now() })
+      .where(eq(sites.id, siteId));
+    await db.insert(fieldData).values({
+      tenant_id: tenantId,
+      site_id: siteId,
+      form_factor: 'ALL',
+      period_end: '2026-11-15',
+      lcp: 2000,
+      inp: 150,
+      cls: 0.05,
+      ttfb: 600,
+      collected_at: Date.now(),
+    });
+    await connectSearch(siteId);
+    await db.insert(searchAnalytics).values({
+      tenant_id: tenantId,
+      site_id: siteId,
+      day: '2026-11-20',
+      clicks: 10,
+      impressions: 100,
+      ctr: 0.1,
+      position: 4,
+    });
+  }
+  // Both sites have a monitor, so a monitor route's 200 or 404 is about the caller.
+  for (const siteId of [granted, other]) {
+    monitorOf[siteId] = await freshMonitor({ ...fixture, granted: siteId });
   }
   // Both sites have stored accessibility results, so a report's 200 or 404 is about the caller.
   for (const siteId of [granted, other]) {

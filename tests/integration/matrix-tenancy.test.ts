@@ -5,6 +5,8 @@ import { type PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as keysRoute from '@/app/api/v1/keys/route';
 import * as suppressionsRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
+import * as siteNotificationsRoute from '@/app/api/v1/sites/[id]/notifications/route';
+import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
@@ -32,6 +34,7 @@ type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) 
 type TenantA = {
   tenantId: string;
   ownerEmail: string;
+  ownerUserId: string;
   siteId: string;
   hostname: string;
   keyId: string;
@@ -40,6 +43,8 @@ type TenantA = {
   suppressionId: string;
   /** A completed crawl of A's site, with a crawled page. */
   runId: string;
+  /** An uptime monitor of A's site. */
+  monitorId: string;
 };
 
 type Sample = {
@@ -47,6 +52,8 @@ type Sample = {
   params?: (a: TenantA) => Record<string, string | string[]>;
   /** A body that would succeed if the tenant check were missing (so a 422 cannot hide a leak). */
   body?: (a: TenantA) => unknown;
+  /** A query string (`?url=...`) a required query parameter needs, for the same reason. */
+  query?: (a: TenantA) => string;
   /** Session-only (spec rule 7): B's key gets 403 before anything else. */
   sessionOnly?: boolean;
   /**
@@ -58,6 +65,7 @@ type Sample = {
 
 const site = (a: TenantA) => ({ id: a.siteId });
 const siteRun = (a: TenantA) => ({ id: a.siteId, runId: a.runId });
+const siteMonitor = (a: TenantA) => ({ id: a.siteId, monitorId: a.monitorId });
 /** The catch-all answers 404 to any path, whoever asks. */
 const unmatched = (withBody: boolean): Sample => ({
   params: (a) => ({ unknown: ['sites', a.siteId, 'no-such-thing'] }),
@@ -94,10 +102,16 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
   '/v1/sites/[id]/report': { GET: { params: site } },
   '/v1/sites/[id]/seo-report': { GET: { params: site } },
   '/v1/sites/[id]/pages': { GET: { params: site } },
+  '/v1/sites/[id]/broken-targets': { GET: { params: site } },
+  '/v1/sites/[id]/redirects': { GET: { params: site } },
+  '/v1/sites/[id]/url-details': {
+    GET: { params: site, query: () => `?url=${encodeURIComponent('https://tenant-a-private.example/')}` },
+  },
   '/v1/sites/[id]/runs': { GET: { params: site } },
   '/v1/sites/[id]/runs/[runId]/report': { GET: { params: siteRun } },
   '/v1/sites/[id]/runs/[runId]/seo-report': { GET: { params: siteRun } },
   '/v1/sites/[id]/runs/[runId]/pages': { GET: { params: siteRun } },
+  '/v1/sites/[id]/runs/[runId]/broken-targets': { GET: { params: siteRun } },
   '/v1/sites/[id]/usage': { GET: { params: site } },
   '/v1/sites/[id]/a11y-report': { GET: { params: site } },
   '/v1/sites/[id]/a11y-manual-checks': {
@@ -110,7 +124,35 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
   '/v1/sites/[id]/a11y-suppressions/[suppressionId]': {
     DELETE: { params: (a) => ({ id: a.siteId, suppressionId: a.suppressionId }) },
   },
+  '/v1/sites/[id]/fielddata': { GET: { params: site } },
+  '/v1/sites/[id]/fielddata/sync': { POST: { params: site } },
+  '/v1/sites/[id]/search': {
+    GET: { sessionOnly: true, params: site },
+    PATCH: { sessionOnly: true, params: site, body: () => ({ dropThresholdPct: 40, dropMinClicks: 10 }) },
+    DELETE: { sessionOnly: true, params: site },
+  },
+  '/v1/sites/[id]/search/connect': { POST: { sessionOnly: true, params: site } },
+  '/v1/sites/[id]/search/properties': { GET: { sessionOnly: true, params: site } },
+  '/v1/sites/[id]/search/property': {
+    POST: {
+      sessionOnly: true,
+      params: site,
+      body: () => ({ property: 'https://tenant-a-private.example/' }),
+    },
+  },
+  '/v1/sites/[id]/search/analytics': { GET: { params: site } },
   '/v1/sites/[id]/crawl': { POST: { params: site, body: () => ({ chainA11y: true }) } },
+  '/v1/sites/[id]/uptime/monitors': {
+    GET: { params: site },
+    POST: { params: site, body: () => ({ url: 'https://b-reaches-into-a.example/' }) },
+  },
+  '/v1/sites/[id]/uptime/monitors/[monitorId]': {
+    GET: { params: siteMonitor },
+    PATCH: { params: siteMonitor, body: () => ({ enabled: false, name: 'renamed by B' }) },
+    DELETE: { params: siteMonitor },
+  },
+  '/v1/sites/[id]/uptime/monitors/[monitorId]/live': { GET: { params: siteMonitor } },
+  '/v1/sites/[id]/uptime/monitors/[monitorId]/metrics': { GET: { params: siteMonitor } },
   '/v1/usage': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
   '/v1/billing': {
     GET: { sessionOnly: true, expect: { owner: 200, key: 403 } },
@@ -147,6 +189,29 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
     },
   },
   '/v1/me/org-quota': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
+  '/v1/notifications': {
+    GET: { sessionOnly: true, expect: { owner: 200, key: 403 } },
+    // Naming A's owner as a recipient of B's notifications must be refused: not a member of B.
+    PATCH: {
+      sessionOnly: true,
+      body: (a) => ({ uptimeRecipients: [{ kind: 'user', userId: a.ownerUserId }] }),
+      expect: { owner: 422, key: 403 },
+    },
+  },
+  '/v1/notifications/test': {
+    POST: {
+      sessionOnly: true,
+      body: () => ({ email: 'tenancy-test@tenant-b.test' }),
+      expect: { owner: 200, key: 403 },
+    },
+  },
+  '/v1/notifications/signing-secret': { POST: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
+  '/v1/notifications/deliveries': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
+  '/v1/sites/[id]/notifications': {
+    GET: { sessionOnly: true, params: site },
+    PATCH: { sessionOnly: true, params: site, body: () => ({ includeOrgDefaults: false }) },
+    DELETE: { sessionOnly: true, params: site },
+  },
 };
 
 // ---- discovery -------------------------------------------------------------------------------
@@ -251,6 +316,22 @@ beforeAll(async () => {
     body: { rule: 'region' },
   });
   expect(suppression.status).toBe(201);
+  // A's site overrides A's notification settings (a DELETE from B must not remove it).
+  const override = await call(siteNotificationsRoute.PATCH, {
+    method: 'PATCH',
+    path: `/api/v1/sites/${created.body.site.id}/notifications`,
+    token: ownerA.token,
+    params: { id: created.body.site.id },
+    body: { includeOrgDefaults: false, crawlReportRecipients: [{ kind: 'user', userId: ownerA.userId }] },
+  });
+  expect(override.status).toBe(200);
+  const monitor = await call(monitorsRoute.POST, {
+    path: `/api/v1/sites/${created.body.site.id}/uptime/monitors`,
+    token: ownerA.token,
+    params: { id: created.body.site.id },
+    body: { url: 'https://tenant-a-private.example/health' },
+  });
+  expect(monitor.status).toBe(201);
   // A's site has a completed crawl, so its reports and pages would answer 200 to A.
   const [run] = await db
     .insert(schema.runs)
@@ -274,6 +355,7 @@ beforeAll(async () => {
   a = {
     tenantId: ownerA.tenantId,
     ownerEmail: 'owner@tenant-a.test',
+    ownerUserId: ownerA.userId,
     siteId: created.body.site.id,
     hostname: created.body.site.hostname,
     keyId: key.body.key.id,
@@ -281,6 +363,7 @@ beforeAll(async () => {
     memberEmail: 'member@tenant-a.test',
     suppressionId: suppression.body.suppression.id,
     runId: run!.id,
+    monitorId: monitor.body.monitor.id,
   };
   ownerB = await signInOwner(db, 'owner@tenant-b.test');
   keyB = await insertApiKey(db, ownerB.tenantId, { name: 'B key' });
@@ -337,7 +420,7 @@ describe.each(endpoints)('$method $route called by another organization', ({ rou
     const params = sample.params?.(a) ?? {};
     const body = sample.body?.(a);
     const expected = sample.expect?.[caller] ?? (caller === 'key' && sample.sessionOnly ? 403 : 404);
-    const requestPath = urlPath(route, params);
+    const requestPath = urlPath(route, params) + (sample.query?.(a) ?? '');
 
     const before = await snapshotOf(db, a.tenantId);
     const res = await call(handler as Parameters<typeof call>[0], {
@@ -358,7 +441,9 @@ describe.each(endpoints)('$method $route called by another organization', ({ rou
       a.hostname,
       a.keyId,
       a.memberId,
+      a.monitorId,
       a.ownerEmail,
+      a.ownerUserId,
       a.memberEmail,
     ];
     const text = JSON.stringify(res.body);

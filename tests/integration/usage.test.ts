@@ -20,6 +20,10 @@ import { useTestDatabase } from '../support/db';
 import { addMember, call, signInOwner } from '../support/http';
 import { type SyntheticSite, startSyntheticSite } from '../support/test-site';
 
+/** The site's "allowance reached" notifications (the outbox also holds each crawl's summary). */
+const allowanceNotesOf = (siteId: string) =>
+  and(eq(notificationOutbox.site_id, siteId), eq(notificationOutbox.kind, 'allowance-reached'));
+
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 const ALLOWANCE = 5;
 
@@ -98,7 +102,7 @@ describe('the monthly pages-crawled allowance with overage off', () => {
     expect(pauses).toEqual([
       expect.objectContaining({ tenant_id: tenantId, app: 'crawl', billing_period: period }),
     ]);
-    const outbox = await db.select().from(notificationOutbox).where(eq(notificationOutbox.site_id, siteId));
+    const outbox = await db.select().from(notificationOutbox).where(allowanceNotesOf(siteId));
     expect(outbox).toHaveLength(1);
     expect(outbox[0]).toMatchObject({ kind: 'allowance-reached', state: 'pending', tenant_id: tenantId });
     expect(outbox[0]?.payload).toMatchObject({ app: 'crawl', period, allowance: ALLOWANCE, used: ALLOWANCE });
@@ -156,9 +160,7 @@ describe('the monthly pages-crawled allowance with overage off', () => {
       .where(eq(runs.id, tick.started[0] as string));
     // No cap beyond maxPages with overage on: the whole site (20 pages and the root).
     expect(second).toMatchObject({ state: 'completed', pages_crawled: synthetic.expected.pages });
-    expect(
-      await db.select().from(notificationOutbox).where(eq(notificationOutbox.site_id, siteId)),
-    ).toHaveLength(1);
+    expect(await db.select().from(notificationOutbox).where(allowanceNotesOf(siteId))).toHaveLength(1);
   });
 
   it('overage off again re-arms pause-and-notify', async () => {
@@ -171,9 +173,7 @@ describe('the monthly pages-crawled allowance with overage off', () => {
     const tick = await runSchedulerTick(db, now, crawlEvents);
     expect(tick.paused).toContain(siteId);
     expect(await db.select().from(appPauses).where(eq(appPauses.site_id, siteId))).toHaveLength(1);
-    expect(
-      await db.select().from(notificationOutbox).where(eq(notificationOutbox.site_id, siteId)),
-    ).toHaveLength(2);
+    expect(await db.select().from(notificationOutbox).where(allowanceNotesOf(siteId))).toHaveLength(2);
   });
 });
 
@@ -211,6 +211,8 @@ describe('organization usage', () => {
           pages_rendered: 0,
           links_checked: links,
           over_allowance: { pages_crawled: synthetic.expected.pages, pages_rendered: 0 },
+          in_progress: { pages_crawled: 0, pages_rendered: 0 },
+          monitors: 0,
         },
       ],
     });

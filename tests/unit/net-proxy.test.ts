@@ -229,6 +229,38 @@ describe('plain http requests', () => {
     expect(open.failureFor(unknown)?.reason).toBe('DNS lookup failed for host nowhere.example');
   });
 
+  it('sends a GET again on a new connection when the kept-alive one it went out on was closed by the server', async () => {
+    // Answers each connection's first request with keep-alive, and drops the connection without
+    // an answer on its second: what a server's idle timeout does to a request that crosses it.
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections += 1;
+      let requests = 0;
+      socket.on('data', (chunk) => {
+        for (const _ of chunk.toString('latin1').matchAll(/\r\n\r\n/g)) {
+          requests += 1;
+          if (requests > 1) {
+            socket.resetAndDestroy();
+            return;
+          }
+          socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok');
+        }
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`;
+    try {
+      expect(await viaProxy(url, open)).toEqual({ status: 200, body: 'ok' });
+      // The proxy keeps that connection and sends the next GET on it; the server drops it.
+      expect(await viaProxy(url, open)).toEqual({ status: 200, body: 'ok' });
+      expect(connections).toBe(2);
+      expect(open.failureFor(url)).toBeUndefined();
+    } finally {
+      server.close();
+    }
+  });
+
   it('refuses URLs that are not absolute http', async () => {
     expect((await viaProxy('/relative', open)).status).toBe(400);
     expect((await viaProxy(`https://public.example:${publicSite.port}/page`, open)).status).toBe(400);

@@ -6,12 +6,17 @@ import { requireDashboard } from '@/lib/dashboard/session';
 
 export const metadata: Metadata = { title: 'Sites' };
 
-export default async function SitesPage() {
+export default async function SitesPage({ searchParams }: { searchParams: Promise<{ deleted?: string }> }) {
   const { role, activeOrganization } = await requireDashboard();
+  // Set by the settings page after deleting a site, so the list can say so where focus lands.
+  const { deleted } = await searchParams;
   return (
     <>
       <PageHeader title="Sites" description={`Websites monitored by ${activeOrganization.name}.`} />
-      <SitesView canRegister={isAdminRole(role)} />
+      <SitesView
+        canRegister={isAdminRole(role)}
+        deleted={typeof deleted === 'string' ? deleted : undefined}
+      />
     </>
   );
 }

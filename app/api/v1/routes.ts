@@ -7,20 +7,40 @@ import * as orgQuota from '@/app/api/v1/me/org-quota/route';
 import * as memberAccess from '@/app/api/v1/members/[memberId]/access/route';
 import * as member from '@/app/api/v1/members/[memberId]/route';
 import * as members from '@/app/api/v1/members/route';
+import * as notificationDeliveries from '@/app/api/v1/notifications/deliveries/route';
+import * as notifications from '@/app/api/v1/notifications/route';
+import * as notificationSigningSecret from '@/app/api/v1/notifications/signing-secret/route';
+import * as notificationTest from '@/app/api/v1/notifications/test/route';
 import * as siteA11yManualChecks from '@/app/api/v1/sites/[id]/a11y-manual-checks/route';
 import * as siteA11yReport from '@/app/api/v1/sites/[id]/a11y-report/route';
 import * as siteA11ySuppression from '@/app/api/v1/sites/[id]/a11y-suppressions/[suppressionId]/route';
 import * as siteA11ySuppressions from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
+import * as siteBrokenTargets from '@/app/api/v1/sites/[id]/broken-targets/route';
 import * as siteCrawl from '@/app/api/v1/sites/[id]/crawl/route';
+import * as siteFieldData from '@/app/api/v1/sites/[id]/fielddata/route';
+import * as siteFieldDataSync from '@/app/api/v1/sites/[id]/fielddata/sync/route';
+import * as siteNotifications from '@/app/api/v1/sites/[id]/notifications/route';
 import * as sitePages from '@/app/api/v1/sites/[id]/pages/route';
+import * as siteRedirects from '@/app/api/v1/sites/[id]/redirects/route';
 import * as siteReport from '@/app/api/v1/sites/[id]/report/route';
 import * as site from '@/app/api/v1/sites/[id]/route';
+import * as siteRunBrokenTargets from '@/app/api/v1/sites/[id]/runs/[runId]/broken-targets/route';
 import * as siteRunPages from '@/app/api/v1/sites/[id]/runs/[runId]/pages/route';
 import * as siteRunReport from '@/app/api/v1/sites/[id]/runs/[runId]/report/route';
 import * as siteRunSeoReport from '@/app/api/v1/sites/[id]/runs/[runId]/seo-report/route';
 import * as siteRuns from '@/app/api/v1/sites/[id]/runs/route';
+import * as siteSearchAnalytics from '@/app/api/v1/sites/[id]/search/analytics/route';
+import * as siteSearchConnect from '@/app/api/v1/sites/[id]/search/connect/route';
+import * as siteSearchProperties from '@/app/api/v1/sites/[id]/search/properties/route';
+import * as siteSearchProperty from '@/app/api/v1/sites/[id]/search/property/route';
+import * as siteSearch from '@/app/api/v1/sites/[id]/search/route';
 import * as siteSeoReport from '@/app/api/v1/sites/[id]/seo-report/route';
 import * as siteStatus from '@/app/api/v1/sites/[id]/status/route';
+import * as siteMonitorLive from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/live/route';
+import * as siteMonitorMetrics from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/metrics/route';
+import * as siteMonitor from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/route';
+import * as siteMonitors from '@/app/api/v1/sites/[id]/uptime/monitors/route';
+import * as siteUrlDetails from '@/app/api/v1/sites/[id]/url-details/route';
 import * as siteUsage from '@/app/api/v1/sites/[id]/usage/route';
 import * as sites from '@/app/api/v1/sites/route';
 import * as usage from '@/app/api/v1/usage/route';
@@ -34,18 +54,38 @@ export const ROUTES: RouteEntry[] = [
   { path: '/v1/sites/{id}/crawl', handlers: siteCrawl },
   { path: '/v1/sites/{id}/report', handlers: siteReport },
   { path: '/v1/sites/{id}/seo-report', handlers: siteSeoReport },
+  { path: '/v1/sites/{id}/broken-targets', handlers: siteBrokenTargets },
   { path: '/v1/sites/{id}/pages', handlers: sitePages },
+  { path: '/v1/sites/{id}/redirects', handlers: siteRedirects },
+  { path: '/v1/sites/{id}/url-details', handlers: siteUrlDetails },
   { path: '/v1/sites/{id}/runs', handlers: siteRuns },
   { path: '/v1/sites/{id}/runs/{runId}/report', handlers: siteRunReport },
   { path: '/v1/sites/{id}/runs/{runId}/seo-report', handlers: siteRunSeoReport },
   { path: '/v1/sites/{id}/runs/{runId}/pages', handlers: siteRunPages },
+  { path: '/v1/sites/{id}/runs/{runId}/broken-targets', handlers: siteRunBrokenTargets },
   { path: '/v1/sites/{id}/a11y-report', handlers: siteA11yReport },
   { path: '/v1/sites/{id}/a11y-manual-checks', handlers: siteA11yManualChecks },
   { path: '/v1/sites/{id}/a11y-suppressions', handlers: siteA11ySuppressions },
   { path: '/v1/sites/{id}/a11y-suppressions/{suppressionId}', handlers: siteA11ySuppression },
+  { path: '/v1/sites/{id}/uptime/monitors', handlers: siteMonitors },
+  { path: '/v1/sites/{id}/uptime/monitors/{monitorId}', handlers: siteMonitor },
+  { path: '/v1/sites/{id}/uptime/monitors/{monitorId}/live', handlers: siteMonitorLive },
+  { path: '/v1/sites/{id}/uptime/monitors/{monitorId}/metrics', handlers: siteMonitorMetrics },
+  { path: '/v1/sites/{id}/fielddata', handlers: siteFieldData },
+  { path: '/v1/sites/{id}/fielddata/sync', handlers: siteFieldDataSync },
+  { path: '/v1/sites/{id}/search', handlers: siteSearch },
+  { path: '/v1/sites/{id}/search/connect', handlers: siteSearchConnect },
+  { path: '/v1/sites/{id}/search/properties', handlers: siteSearchProperties },
+  { path: '/v1/sites/{id}/search/property', handlers: siteSearchProperty },
+  { path: '/v1/sites/{id}/search/analytics', handlers: siteSearchAnalytics },
   { path: '/v1/sites/{id}/usage', handlers: siteUsage },
+  { path: '/v1/sites/{id}/notifications', handlers: siteNotifications },
   { path: '/v1/usage', handlers: usage },
   { path: '/v1/billing', handlers: billing },
+  { path: '/v1/notifications', handlers: notifications },
+  { path: '/v1/notifications/test', handlers: notificationTest },
+  { path: '/v1/notifications/signing-secret', handlers: notificationSigningSecret },
+  { path: '/v1/notifications/deliveries', handlers: notificationDeliveries },
   { path: '/v1/keys', handlers: keys },
   { path: '/v1/keys/{id}/reroll', handlers: keyReroll },
   { path: '/v1/keys/{id}/revoke', handlers: keyRevoke },

@@ -4,7 +4,9 @@ import { type Holds, type Same, strictBoolean } from './common';
 
 /** PATCH /v1/billing: the overage switch is the one setting a tenant controls. */
 export const updateBillingBody = z.strictObject({
-  overageEnabled: strictBoolean(),
+  overageEnabled: strictBoolean().describe(
+    'true: usage beyond the allowances and extra sites are billed; false: apps pause at their allowance',
+  ),
 });
 export type UpdateBillingInput = z.output<typeof updateBillingBody>;
 
@@ -13,18 +15,20 @@ const cents = z.int().min(0);
 
 const billLine = z
   .object({
-    item: z.enum(['extra-site', 'pages-crawled', 'pages-rendered', 'extra-monitors']),
-    description: z.string(),
+    item: z
+      .enum(['extra-site', 'pages-crawled', 'pages-rendered', 'extra-monitors'])
+      .describe('what is billed'),
+    description: z.string().describe('the line in plain words'),
     siteId: z.uuid().nullable().describe('null for organization-wide lines (pooled monitors)'),
-    hostname: z.string().nullable(),
-    quantity: count,
-    unit: z.string(),
+    hostname: z.string().nullable().describe("the site's hostname; null for organization-wide lines"),
+    quantity: count.describe('what is billed beyond the subscription: extra sites, pages or monitors'),
+    unit: z.string().describe("the price's unit in plain words (site, 1000 pages crawled, monitor)"),
     unitPriceCents: cents.describe('price per `per` units of `unit`'),
-    per: z.int().min(1),
+    per: z.int().min(1).describe('how many of quantity the unit price is for (1000 for pages)'),
     amountCents: cents.describe('0 with overage off: nothing is billed beyond the subscription'),
   })
   .strict()
-  .meta({ title: 'BillLine' });
+  .meta({ id: 'BillLine', description: 'One line of the projected bill' });
 
 /**
  * GET and PATCH /v1/billing: the overage switch, the apps paused at their allowance this period and
@@ -32,30 +36,34 @@ const billLine = z
  */
 export const billingResponse = z
   .object({
-    overageEnabled: z.boolean(),
+    overageEnabled: z.boolean().describe('whether usage beyond the allowances is billed instead of paused'),
     crawlPaused: z.boolean().describe("some site's crawl is paused at its allowance for the period"),
     a11yPaused: z.boolean().describe("some site's accessibility scan is paused at its allowance"),
-    pausedSites: z.array(
-      z
-        .object({
-          siteId: z.uuid(),
-          hostname: z.string(),
-          app: z.enum(['crawl', 'a11y']),
-          pausedAt: z.int().describe('epoch milliseconds'),
-        })
-        .strict(),
-    ),
+    pausedSites: z
+      .array(
+        z
+          .object({
+            siteId: z.uuid().describe('the site'),
+            hostname: z.string().describe("the site's hostname"),
+            app: z.enum(['crawl', 'a11y']).describe('the app paused'),
+            pausedAt: z.int().describe('epoch milliseconds'),
+          })
+          .strict()
+          .describe('one app paused on one site'),
+      )
+      .describe('the apps paused at their allowance this period'),
     projected: z
       .object({
         period: z.string().describe('billing period YYYY-MM (UTC month)'),
-        currency: z.literal('USD'),
-        lines: z.array(billLine),
-        totalCents: cents,
+        currency: z.literal('USD').describe('the currency of every amount'),
+        lines: z.array(billLine).describe('one line per billed item'),
+        totalCents: cents.describe('the sum of the lines'),
       })
-      .strict(),
+      .strict()
+      .describe("the bill projected from this period's metered usage"),
   })
   .strict()
-  .meta({ title: 'Billing' });
+  .meta({ id: 'Billing', description: 'Overage setting, paused apps and the projected bill' });
 
 /** What the billing service answers is exactly this schema's output: typecheck fails on drift. */
 export type BillingMatchesSchema = Holds<Same<Billing, z.output<typeof billingResponse>>>;

@@ -8,56 +8,92 @@ import { previousRunIdSchema, runSchema } from './resources';
  * POST /v1/sites/{id}/crawl. The body is optional: the default is a full scan that chains the
  * accessibility pass when that app is on; `chainA11y: false` gives a links-only run.
  */
-export const triggerCrawlBody = z.object({ chainA11y: strictBoolean().optional() }).strict().optional();
+export const triggerCrawlBody = z
+  .object({
+    chainA11y: strictBoolean()
+      .optional()
+      .describe('false: a links-only run; default: chain the accessibility pass when that app is on'),
+  })
+  .strict()
+  .optional();
 export type TriggerCrawlBody = z.infer<typeof triggerCrawlBody>;
 
 const count = z.int().min(0);
 const impact = z.enum(['critical', 'serious', 'moderate', 'minor']);
+const checkId = z.enum(SEO_CHECKS.map((c) => c.id));
 
-const seoIssueKey = z.object({ check: z.enum(SEO_CHECKS.map((c) => c.id)), pageUrl: z.string() });
+const seoIssueKey = z
+  .object({
+    check: checkId.describe('the check failing'),
+    pageUrl: z.string().describe('the page it fails on'),
+  })
+  .meta({ id: 'SeoIssueKey', description: "An SEO issue's identity across runs: a check failing on a page" });
+
+const issuesOf = (impact: string) => count.describe(`issues of ${impact} impact`);
 
 /** GET /v1/sites/{id}/seo-report: the latest crawl's SEO issues grouped by check. */
-export const seoReportResponse = z.object({
-  run: runSchema,
-  score: z.int().min(0).max(100).nullable().describe('after the current excludePaths'),
-  pagesScanned: count,
-  summary: z.object({
-    issueCount: count,
-    pagesAffected: count,
-    checksFailing: count,
-    critical: count,
-    serious: count,
-    moderate: count,
-    minor: count,
-  }),
-  checks: z.array(
-    z.object({
-      check: z.enum(SEO_CHECKS.map((c) => c.id)),
-      title: z.string(),
-      impact,
-      help: z.string(),
-      pages: z.array(
-        z.object({
-          pageUrl: z.string(),
-          detail: z.string(),
-          value: z.union([z.string(), z.number()]).optional(),
-        }),
+export const seoReportResponse = z
+  .object({
+    run: runSchema.describe("the report's crawl run"),
+    score: z.int().min(0).max(100).nullable().describe('SEO score 0-100 after the current excludePaths'),
+    pagesScanned: count.describe('pages whose SEO facts were extracted, after the current excludePaths'),
+    summary: z
+      .object({
+        issueCount: count.describe('(check, page) issues'),
+        pagesAffected: count.describe('distinct pages with at least one issue'),
+        checksFailing: count.describe('distinct checks with at least one failing page'),
+        critical: issuesOf('critical'),
+        serious: issuesOf('serious'),
+        moderate: issuesOf('moderate'),
+        minor: issuesOf('minor'),
+      })
+      .describe('the headline counts'),
+    checks: z
+      .array(
+        z
+          .object({
+            check: checkId.describe("the check's id"),
+            title: z.string().describe("the check's name"),
+            impact: impact.describe('how much a failure of this check matters'),
+            help: z.string().describe('what the check looks for and how to fix a failure'),
+            pages: z
+              .array(
+                z
+                  .object({
+                    pageUrl: z.string().describe('the page'),
+                    detail: z.string().describe('what is wrong on it, in plain words'),
+                    value: z
+                      .union([z.string(), z.number()])
+                      .optional()
+                      .describe(
+                        'the measured value behind the detail, when there is one: a length, a count, a URL',
+                      ),
+                  })
+                  .describe('one failing page'),
+              )
+              .describe('the pages failing the check, by URL'),
+            count: count.describe('pages failing the check'),
+          })
+          .meta({ id: 'SeoCheck', description: 'One SEO check and the pages failing it' }),
+      )
+      .describe('failing checks, most severe impact first, then those failing on the most pages'),
+    sincePreviousRun: z
+      .object({
+        previousRunId: previousRunIdSchema,
+        newIssues: z.array(seoIssueKey).describe('issues the previous run did not have, by page then check'),
+        fixedIssues: z
+          .array(seoIssueKey)
+          .describe('issues of the previous run gone in this one, by page then check'),
+      })
+      .describe(
+        '(check, page) issues that appeared or went away since the previous run, current excludePaths applied',
       ),
-      count,
-    }),
-  ),
-  sincePreviousRun: z
-    .object({
-      previousRunId: previousRunIdSchema,
-      newIssues: z.array(seoIssueKey).describe('issues the previous run did not have, by page then check'),
-      fixedIssues: z
-        .array(seoIssueKey)
-        .describe('issues of the previous run gone in this one, by page then check'),
-    })
-    .describe(
-      '(check, page) issues that appeared or went away since the previous run, current excludePaths applied',
-    ),
-});
+  })
+  .meta({
+    id: 'SeoReport',
+    description:
+      "The SEO issues of one crawl, grouped by check, with the site's current excludePaths applied",
+  });
 
 /** What the report service answers is exactly this schema's output: typecheck fails on drift. */
 export type SeoReportMatchesSchema = Holds<Same<SeoReportResponse, z.output<typeof seoReportResponse>>>;

@@ -14,10 +14,16 @@ import { runSchema } from './resources';
 import { siteIdParams } from './sites';
 
 /** Path `{id}` and `{runId}`: a malformed run id is the same 404 as an unknown one. */
-export const runIdParams = siteIdParams.extend({ runId: pathId(() => notFound('run not found')) });
+export const runIdParams = siteIdParams.extend({
+  runId: pathId(() => notFound('run not found')).describe("the run's id (a run of the site)"),
+});
 
-/** A whole number in a query string ("20"), within [min, max]; the message names the bound. */
-const queryInt = (min: number, max: number) =>
+/**
+ * A whole number in a query string ("20"), within [min, max]; the message names the bound. The API
+ * reference calls it the integer it is (a query string is text either way), so a generated client
+ * takes a number.
+ */
+export const queryInt = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number')
@@ -27,7 +33,8 @@ const queryInt = (min: number, max: number) =>
         .int()
         .min(min, { error: `must be at least ${min}` })
         .max(max, { error: `must be at most ${max}` }),
-    );
+    )
+    .meta({ type: 'integer', minimum: min, maximum: max });
 
 const cursor = z.string().max(4096).describe('nextCursor of the previous page; omitted: the first page');
 
@@ -38,10 +45,12 @@ export const runsQuery = z.object({
   kind: z.enum(['crawl', 'a11y']).optional().describe('only runs of this kind; omitted: both'),
 });
 
-export const runsResponse = z.object({
-  runs: z.array(runSchema).describe('newest first (started_at, then id)'),
-  nextCursor: z.string().nullable().describe('pass as ?cursor= for the next page; null on the last page'),
-});
+export const runsResponse = z
+  .object({
+    runs: z.array(runSchema).describe('newest first (started_at, then id)'),
+    nextCursor: z.string().nullable().describe('pass as ?cursor= for the next page; null on the last page'),
+  })
+  .meta({ id: 'RunList', description: "A page of the site's runs, newest first" });
 
 /** GET /v1/sites/{id}/pages and /runs/{runId}/pages. */
 export const pagesQuery = z.object({
@@ -51,7 +60,7 @@ export const pagesQuery = z.object({
     .enum(PAGE_STATUS_CLASSES)
     .optional()
     .describe("class of the URL's own status; error: no HTTP answer (network failure, timeout, not a URL)"),
-  kind: z.enum(['internal', 'external']).optional(),
+  kind: z.enum(['internal', 'external']).optional().describe('internal: URLs on the site hostname only'),
   contentType: z
     .string()
     .min(1)
@@ -71,7 +80,9 @@ export const pagesQuery = z.object({
 
 export const crawledUrlSchema = z
   .object({
-    url: z.string(),
+    url: z
+      .string()
+      .describe('the URL as the crawl keys it (normalized, fragment and stripped parameters removed)'),
     kind: z.enum(['internal', 'external']).describe('internal: on the site hostname'),
     depth: z.int().min(0).describe('links from the root URL to where the URL was first found'),
     status_code: z
@@ -103,18 +114,27 @@ export const crawledUrlSchema = z
       .nullable()
       .describe('distinct crawled pages linking to the URL; null until the run is finalized'),
     outlinks: z.int().min(0).nullable().describe('distinct links on the page; null: not parsed as a page'),
-    is_page: z.union([z.literal(0), z.literal(1)]).describe('1: fetched and parsed as a page'),
-    is_asset: z.union([z.literal(0), z.literal(1)]).describe('1: only seen as an embedded resource'),
+    is_page: z.literal([0, 1]).describe('1: fetched and parsed as a page'),
+    is_asset: z.literal([0, 1]).describe('1: only seen as an embedded resource'),
     found_on: z.string().nullable().describe('the page where the crawl first found the URL'),
   })
   .strict()
-  .meta({ title: 'CrawledUrl' });
+  .meta({
+    id: 'Page',
+    description:
+      'One URL a crawl discovered: a page it crawled, an internal URL it checked, an external target or an embedded resource',
+  });
 
-export const pagesResponse = z.object({
-  run: runSchema,
-  pages: z.array(crawledUrlSchema),
-  nextCursor: z.string().nullable().describe('pass as ?cursor= (same filters and sort) for the next page'),
-});
+export const pagesResponse = z
+  .object({
+    run: runSchema.describe('the crawl run listed'),
+    pages: z.array(crawledUrlSchema).describe('the rows of this page, in the sort asked for'),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('pass as ?cursor= (same filters and sort) for the next page; null on the last page'),
+  })
+  .meta({ id: 'PageList', description: 'A page of the URLs one crawl discovered' });
 
 /** The services answer exactly these schemas' output: typecheck fails on drift. */
 export type HistoryResultsMatchSchemas = [

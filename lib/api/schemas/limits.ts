@@ -9,16 +9,20 @@ export const LIMIT_KINDS = ['user_orgs'] as const;
 const MAX_REQUESTED_LIMIT = 1000;
 
 const limitRequestFields = z.strictObject({
-  kind: z.enum(LIMIT_KINDS, { error: `must be one of: ${LIMIT_KINDS.join(', ')}` }),
+  kind: z
+    .enum(LIMIT_KINDS, { error: `must be one of: ${LIMIT_KINDS.join(', ')}` })
+    .describe('user_orgs: organizations your account may belong to (org_sites is retired: 400)'),
   requestedLimit: z
     .int('must be a whole number')
     .min(1, 'must be at least 1')
-    .max(MAX_REQUESTED_LIMIT, `must be at most ${MAX_REQUESTED_LIMIT}`),
+    .max(MAX_REQUESTED_LIMIT, `must be at most ${MAX_REQUESTED_LIMIT}`)
+    .describe('the limit you ask for, above the current one'),
   reason: z
     .string('is required: say why you need the higher limit')
     .trim()
     .min(1, 'is required: say why you need the higher limit')
-    .max(2000, 'must be at most 2000 characters'),
+    .max(2000, 'must be at most 2000 characters')
+    .describe('why you need it (1-2000 characters)'),
 });
 
 /**
@@ -37,29 +41,34 @@ export const limitRequestBody = z.preprocess((input) => {
 }, limitRequestFields);
 export type LimitRequestInput = z.output<typeof limitRequestFields>;
 
-export const limitRequestView = z.object({
-  id: z.uuid(),
-  kind: z.string(),
-  status: z.enum(['pending', 'approved', 'denied']),
-  currentLimit: z.int(),
-  requestedLimit: z.int(),
-  reason: z.string(),
-  createdAt: z.int(),
-  decidedAt: z.int().nullable(),
-});
+export const limitRequestView = z
+  .object({
+    id: z.uuid().describe("the request's id"),
+    kind: z.string().describe('the limit asked about'),
+    status: z.enum(['pending', 'approved', 'denied']).describe('pending until decided'),
+    currentLimit: z.int().describe('the limit when the request was made'),
+    requestedLimit: z.int().describe('the limit asked for'),
+    reason: z.string().describe('why, as written'),
+    createdAt: z.int().describe('when it was made (epoch milliseconds)'),
+    decidedAt: z.int().nullable().describe('when it was decided (epoch milliseconds); null while pending'),
+  })
+  .meta({ id: 'LimitRequest', description: 'A request for a higher limit' });
 export type LimitRequestView = z.output<typeof limitRequestView>;
 
-export const limitRequestResponse = z.object({ request: limitRequestView });
+export const limitRequestResponse = z
+  .object({ request: limitRequestView.describe('the request made') })
+  .describe('The request, pending');
 
-export const orgQuotaResponse = z.object({
-  /** Organizations this account may belong to. */
-  limit: z.int(),
-  /** Organizations this account belongs to now. */
-  used: z.int(),
-  canCreate: z.boolean(),
-  /** The account's newest organization-limit request, whatever its status. */
-  latestRequest: limitRequestView.nullable(),
-});
+export const orgQuotaResponse = z
+  .object({
+    limit: z.int().describe('organizations this account may belong to'),
+    used: z.int().describe('organizations this account belongs to now'),
+    canCreate: z.boolean().describe('whether the account may create another organization'),
+    latestRequest: limitRequestView
+      .nullable()
+      .describe("the account's newest organization-limit request, whatever its status; null: none"),
+  })
+  .meta({ id: 'OrgQuota', description: "The account's organization cap and its use" });
 export type OrgQuota = z.output<typeof orgQuotaResponse>;
 
 /** What the limits service answers is exactly these schemas' output: typecheck fails on drift. */

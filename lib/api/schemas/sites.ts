@@ -11,13 +11,19 @@ import {
   CADENCE_CEILING_MINUTES,
   CADENCE_FLOOR_MINUTES,
   clampConcurrency,
+  DEFAULT_A11Y_CADENCE_MINUTES,
+  DEFAULT_CADENCE_MINUTES,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_MAX_PAGES,
+  MAX_CONCURRENCY,
   MAX_PAGES_CEILING,
+  MIN_CONCURRENCY,
 } from '@/lib/sites/limits';
 import { pathId, strictBoolean, wholeNumber } from './common';
 import { parsedTargetUrl } from './target-url';
 
 /** Path `{id}` of a site; a malformed id is the same 404 as an invisible site. */
-export const siteIdParams = z.object({ id: pathId(siteNotFound) });
+export const siteIdParams = z.object({ id: pathId(siteNotFound).describe("the site's id") });
 
 /** `rootUrl`, checked and split into the stored URL and the crawl whitelist hostname. */
 const rootUrl = parsedTargetUrl;
@@ -63,41 +69,79 @@ const notEditable = () =>
     .optional();
 
 const appToggles = {
-  scannerEnabled: strictBoolean().optional(),
-  a11yEnabled: strictBoolean().optional(),
-  seoEnabled: strictBoolean().optional(),
-  performanceEnabled: strictBoolean().optional(),
-  uptimeEnabled: strictBoolean().optional(),
+  scannerEnabled: strictBoolean().optional().describe('the Broken Links app; default true'),
+  a11yEnabled: strictBoolean().optional().describe('the Accessibility app; default false'),
+  seoEnabled: strictBoolean()
+    .optional()
+    .describe('the SEO app (checks extracted during the crawl); default true'),
+  performanceEnabled: strictBoolean()
+    .optional()
+    .describe('the Performance app (Core Web Vitals field data); default true'),
+  uptimeEnabled: strictBoolean().optional().describe('the Uptime app; default true'),
 };
+
+const excludePathsField = excludePaths
+  .optional()
+  .describe(
+    `glob patterns of internal paths never crawled, on top of robots.txt (at most ${MAX_EXCLUDE_PATHS}; * and ? stay within a path segment, ** crosses them; without a leading / a pattern matches at any depth)`,
+  );
+const stripParamsField = stripParams
+  .optional()
+  .describe(`query-parameter names dropped from URLs before crawling (at most ${MAX_STRIP_PARAMS})`);
 
 /** POST /v1/sites. Defaults are applied by the service, so they live next to the rules that use them. */
 export const createSiteBody = z.strictObject({
-  rootUrl,
-  cadenceMinutes: cadenceAtCreation().optional(),
+  rootUrl: rootUrl.describe(
+    'the http(s) URL the crawl starts from; its hostname becomes the crawl whitelist',
+  ),
+  cadenceMinutes: cadenceAtCreation()
+    .optional()
+    .describe(
+      `minutes between scheduled crawls; default ${DEFAULT_CADENCE_MINUTES} (a week), at least ${CADENCE_FLOOR_MINUTES}`,
+    ),
   maxPages: wholeNumber()
     .min(1, 'must be at least 1')
     .max(MAX_PAGES_CEILING, `must be at most ${MAX_PAGES_CEILING}`)
-    .optional(),
+    .optional()
+    .describe(`pages a crawl fetches at most; default ${DEFAULT_MAX_PAGES}; set at creation only`),
   /** Clamped into [2, 200], never refused (spec). */
-  maxConcurrency: wholeNumber().transform(clampConcurrency).optional(),
-  a11yCadenceMinutes: cadenceAtCreation().optional(),
+  maxConcurrency: wholeNumber()
+    .transform(clampConcurrency)
+    .optional()
+    .describe(
+      `ceiling of the crawl's adaptive window; default ${DEFAULT_MAX_CONCURRENCY}, clamped into [${MIN_CONCURRENCY}, ${MAX_CONCURRENCY}]; set at creation only`,
+    ),
+  a11yCadenceMinutes: cadenceAtCreation()
+    .optional()
+    .describe(
+      `minutes between accessibility scans, at least ${CADENCE_FLOOR_MINUTES}; defaults to ${DEFAULT_A11Y_CADENCE_MINUTES} (30 days) when the app is on`,
+    ),
   ...appToggles,
-  excludePaths: excludePaths.optional(),
-  stripParams: stripParams.optional(),
+  excludePaths: excludePathsField,
+  stripParams: stripParamsField,
 });
 export type CreateSiteInput = z.output<typeof createSiteBody>;
 
 /** PATCH /v1/sites/{id}: every field optional; omitted fields keep their value. */
 export const updateSiteBody = z.strictObject({
-  rootUrl: rootUrl.optional(),
+  rootUrl: rootUrl.optional().describe('a new http(s) root URL; changes the crawl boundary'),
   /** Floor checked against the stored value by the service (`checkCadence`). */
-  cadenceMinutes: cadenceMinutes().optional(),
+  cadenceMinutes: cadenceMinutes()
+    .optional()
+    .describe(
+      `minutes between scheduled crawls, at least ${CADENCE_FLOOR_MINUTES} (a site created below it may keep or slow its cadence)`,
+    ),
   /** null: fall back to the crawl cadence. */
-  a11yCadenceMinutes: cadenceMinutes().nullable().optional(),
+  a11yCadenceMinutes: cadenceMinutes()
+    .nullable()
+    .optional()
+    .describe(
+      `minutes between accessibility scans, at least ${CADENCE_FLOOR_MINUTES}; null: the crawl cadence`,
+    ),
   ...appToggles,
-  excludePaths: excludePaths.optional(),
-  stripParams: stripParams.optional(),
-  maxPages: notEditable(),
-  maxConcurrency: notEditable(),
+  excludePaths: excludePathsField,
+  stripParams: stripParamsField,
+  maxPages: notEditable().describe('not editable: refused when present'),
+  maxConcurrency: notEditable().describe('not editable: refused when present'),
 });
 export type UpdateSiteInput = z.output<typeof updateSiteBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notFound } from '@/lib/api/errors';
 import {
   CADENCES_SECONDS,
   DEFAULT_CADENCE_SECONDS,
@@ -12,16 +13,27 @@ import {
   MIN_METRICS_HOURS,
   MIN_TIMEOUT_SECONDS,
 } from '@/lib/uptime/limits';
-import { strictBoolean, wholeNumber } from './common';
+import type { MonitorLive } from '@/lib/uptime/live';
+import type { MonitorMetrics } from '@/lib/uptime/metrics';
+import type { MonitorEdit, MonitorSettings } from '@/lib/uptime/monitors';
+import type { IncidentResource, MonitorResource } from '@/lib/uptime/resource';
+import { CAUSES, MONITOR_NOT_FOUND, MONITOR_STATUSES, REGIONS } from '@/lib/uptime/types';
+import { type Holds, pathId, type Same, strictBoolean, wholeNumber } from './common';
 import { emailList, webhookList } from './notifications';
+import { siteIdParams } from './sites';
 import { targetUrl } from './target-url';
 
 /*
- * Request side of the uptime monitor endpoints (spec: Uptime monitors; Limits). Not wired to
- * routes yet: the storage and API come next. Defaults are applied here rather than by the service
- * (unlike sites, whose defaults depend on stored state): a monitor's defaults are constants, and
- * a complete `CreateMonitorInput` leaves the service nothing to forget.
+ * The uptime monitor endpoints (spec: Uptime monitors; Limits), requests and responses. Defaults
+ * are applied here rather than by the service (unlike sites, whose defaults depend on stored
+ * state): a monitor's defaults are constants, and a complete `CreateMonitorInput` leaves the
+ * service nothing to forget.
  */
+
+/** Path `{id}` and `{monitorId}`: a malformed monitor id is the same 404 as an unknown one. */
+export const monitorIdParams = siteIdParams.extend({
+  monitorId: pathId(() => notFound(MONITOR_NOT_FOUND)).describe("the monitor's id"),
+});
 
 const cadenceSeconds = () =>
   wholeNumber().refine((n) => (CADENCES_SECONDS as readonly number[]).includes(n), {
@@ -45,27 +57,42 @@ const name = () =>
 const alertEmails = () => emailList(MAX_ALERT_EMAILS);
 const alertWebhooks = () => webhookList(MAX_ALERT_WEBHOOKS);
 
+const described = {
+  url: "the http(s) URL probed; its host may differ from the site's, and must be one the service can reach",
+  name: `at most ${MAX_MONITOR_NAME_LENGTH} characters; null (or blank) shows the URL`,
+  cadenceSeconds: `seconds between rounds: ${CADENCES_SECONDS.join(', ')}`,
+  timeoutSeconds: `${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} seconds for the whole probe, redirects included; a slower probe fails (timeout)`,
+  enabled:
+    'false pauses the monitor (probing stops; monitor and history stay); true resumes it with a round at once',
+  alertEmails: `extra addresses alerted on top of the notification settings (at most ${MAX_ALERT_EMAILS})`,
+  alertWebhooks: `extra webhooks alerted on top of the notification settings (at most ${MAX_ALERT_WEBHOOKS})`,
+};
+
 /** POST /v1/sites/{id}/uptime/monitors. */
 export const createMonitorBody = z.strictObject({
-  url: targetUrl,
-  name: name().default(null),
-  cadenceSeconds: cadenceSeconds().default(DEFAULT_CADENCE_SECONDS),
-  timeoutSeconds: timeoutSeconds().default(DEFAULT_TIMEOUT_SECONDS),
-  enabled: strictBoolean().default(true),
-  alertEmails: alertEmails().default([]),
-  alertWebhooks: alertWebhooks().default([]),
+  url: targetUrl.describe(`required: ${described.url}`),
+  name: name().default(null).describe(described.name),
+  cadenceSeconds: cadenceSeconds()
+    .default(DEFAULT_CADENCE_SECONDS)
+    .describe(`${described.cadenceSeconds}; default ${DEFAULT_CADENCE_SECONDS}`),
+  timeoutSeconds: timeoutSeconds()
+    .default(DEFAULT_TIMEOUT_SECONDS)
+    .describe(`${described.timeoutSeconds}; default ${DEFAULT_TIMEOUT_SECONDS}`),
+  enabled: strictBoolean().default(true).describe(`${described.enabled}; default true`),
+  alertEmails: alertEmails().default([]).describe(described.alertEmails),
+  alertWebhooks: alertWebhooks().default([]).describe(described.alertWebhooks),
 });
 export type CreateMonitorInput = z.output<typeof createMonitorBody>;
 
 /** PATCH /v1/sites/{id}/uptime/monitors/{monitorId}: omitted fields keep their value. */
 export const updateMonitorBody = z.strictObject({
-  url: targetUrl.optional(),
-  name: name().optional(),
-  cadenceSeconds: cadenceSeconds().optional(),
-  timeoutSeconds: timeoutSeconds().optional(),
-  enabled: strictBoolean().optional(),
-  alertEmails: alertEmails().optional(),
-  alertWebhooks: alertWebhooks().optional(),
+  url: targetUrl.optional().describe(`${described.url}; a new URL gets a round at once`),
+  name: name().optional().describe(described.name),
+  cadenceSeconds: cadenceSeconds().optional().describe(described.cadenceSeconds),
+  timeoutSeconds: timeoutSeconds().optional().describe(described.timeoutSeconds),
+  enabled: strictBoolean().optional().describe(described.enabled),
+  alertEmails: alertEmails().optional().describe(`${described.alertEmails}; replaces the list`),
+  alertWebhooks: alertWebhooks().optional().describe(`${described.alertWebhooks}; replaces the list`),
 });
 export type UpdateMonitorInput = z.output<typeof updateMonitorBody>;
 
@@ -80,6 +107,216 @@ export const monitorMetricsQuery = z.object({
         .min(MIN_METRICS_HOURS, `must be at least ${MIN_METRICS_HOURS}`)
         .max(MAX_METRICS_HOURS, `must be at most ${MAX_METRICS_HOURS} (90 days)`),
     )
-    .default(DEFAULT_METRICS_HOURS),
+    .meta({ type: 'integer', minimum: MIN_METRICS_HOURS, maximum: MAX_METRICS_HOURS })
+    .default(DEFAULT_METRICS_HOURS)
+    .describe(
+      `the range: this many hours back from now, ${MIN_METRICS_HOURS} to ${MAX_METRICS_HOURS} (90 days); default ${DEFAULT_METRICS_HOURS}`,
+    ),
 });
 export type MonitorMetricsQuery = z.output<typeof monitorMetricsQuery>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses. Persisted records (Monitor, Incident) are snake_case with 0/1 flags as the spec
+// shows them; the live state and hourly buckets are camelCase.
+
+const flag = (description: string) => z.union([z.literal(0), z.literal(1)]).describe(description);
+const ms = (description: string) => z.int().describe(`${description} (epoch milliseconds)`);
+const msOrNull = (description: string) => z.int().nullable().describe(`${description} (epoch milliseconds)`);
+const count = (description: string) => z.int().min(0).describe(description);
+const region = (description: string) => z.enum(REGIONS).describe(`${description}: na, eu, as or oc`);
+const regions = (description: string) => z.array(z.enum(REGIONS).describe('a region')).describe(description);
+const cause = (description: string) =>
+  z
+    .enum(CAUSES)
+    .nullable()
+    .describe(`${description}: ${CAUSES.join(', ')}; null when none`);
+
+/** Spec: Uptime monitor. */
+export const monitorSchema = z
+  .object({
+    id: z.uuid().describe("the monitor's id"),
+    site_id: z.uuid().describe('the site it belongs to'),
+    tenant_id: z.string().describe('the owning organization'),
+    url: z.string().describe('the http(s) URL probed'),
+    name: z.string().nullable().describe('its name; null shows the URL'),
+    cadence_seconds: z.int().describe(`seconds between rounds: ${CADENCES_SECONDS.join(', ')}`),
+    timeout_seconds: z
+      .int()
+      .min(MIN_TIMEOUT_SECONDS)
+      .max(MAX_TIMEOUT_SECONDS)
+      .describe('a probe slower than this many seconds fails'),
+    enabled: flag('1 probed; 0 paused by its owner (monitor and history kept)'),
+    alert_emails: z.string().nullable().describe('JSON-encoded array of extra alert addresses'),
+    alert_webhooks: z
+      .string()
+      .nullable()
+      .describe('JSON-encoded array of extra alert webhooks ({kind, url})'),
+    status: z
+      .enum(MONITOR_STATUSES)
+      .describe(
+        "the latest round's consensus: down (2+ regions failed), degraded (one region failed, or 2+ slow), up; unknown before the first round",
+      ),
+    status_since: msOrNull('when the current status began; null while unknown'),
+    last_checked_at: msOrNull('the latest round; null before the first'),
+    created_at: ms('when the monitor was created'),
+    updated_at: ms('when its settings last changed'),
+  })
+  .strict()
+  .meta({
+    id: 'UptimeMonitor',
+    description: 'A URL probed from four regions on a cadence (spec: Uptime monitor)',
+  });
+
+/** Spec: Uptime incident (event). */
+export const incidentSchema = z
+  .object({
+    id: z.uuid().describe("the incident's id"),
+    tenant_id: z.string().describe('the owning organization'),
+    monitor_id: z.uuid().describe('the monitor that went down'),
+    down_at: ms('the round that confirmed the outage'),
+    recovered_at: msOrNull('the first of the 2 healthy rounds in a row that closed it; null while open'),
+    cause: cause("the failing regions' majority cause"),
+    regions: z
+      .string()
+      .nullable()
+      .describe("JSON array: every region's probe result in the confirming round"),
+    created_at: ms('when it was recorded'),
+  })
+  .strict()
+  .meta({
+    id: 'UptimeIncident',
+    description:
+      'A downtime confirmed by 2 or more regions, closed after 2 healthy rounds (spec: Uptime incident)',
+  });
+
+/** Spec: Hourly bucket (one closed hour of one region). */
+export const hourlyBucketSchema = z
+  .object({
+    bucketStart: ms('start of the UTC hour'),
+    region: region('the region that probed'),
+    total: count('probes in the hour'),
+    failed: count('failed probes in the hour'),
+    p50Ms: z.number().nullable().describe("nearest-rank median of the hour's successful probes; null: none"),
+    p95Ms: z
+      .number()
+      .nullable()
+      .describe("nearest-rank 95th percentile of the hour's successful probes; null: none"),
+  })
+  .strict()
+  .meta({ id: 'HourlyBucket', description: 'One closed UTC hour of one region (spec: Hourly bucket)' });
+
+const phaseMs = (phase: string) =>
+  z.number().nullable().describe(`milliseconds of ${phase}; null when it did not happen`);
+
+/** One region's latest probe (live endpoint). */
+export const regionProbeSchema = z
+  .object({
+    region: region('the region'),
+    roundAt: ms('the round it belongs to (its scheduled time)'),
+    checkedAt: ms('when the counted attempt started'),
+    ok: z.boolean().describe('the probe succeeded (2xx or a final 3xx within the timeout)'),
+    statusCode: z.int().nullable().describe('final HTTP status; null when no response came back'),
+    totalMs: z
+      .number()
+      .describe('milliseconds from the request to the final response headers, hops included'),
+    phases: z
+      .object({
+        dnsMs: phaseMs('the DNS lookup'),
+        connectMs: phaseMs('the TCP connect'),
+        tlsMs: phaseMs('the TLS handshake'),
+        firstByteMs: phaseMs('waiting for the first byte'),
+      })
+      .strict()
+      .describe("the final hop's connection, phase by phase"),
+    tlsCertExpiresAt: msOrNull('the earliest certificate expiry on the way; null without HTTPS'),
+    cause: cause('why it failed'),
+    error: z.string().nullable().describe('what went wrong, in plain words; null when ok'),
+    attempts: z.int().min(1).max(2).describe('2 when the first attempt failed and was retried'),
+  })
+  .strict()
+  .meta({ id: 'RegionProbe', description: "One region's latest probe of a monitor" });
+
+/** The consensus of the latest round. */
+export const roundConsensusSchema = z
+  .object({
+    at: ms('when the round was fired'),
+    status: z.enum(['up', 'degraded', 'down']).describe("the round's verdict"),
+    failedRegions: regions('the regions whose probe failed'),
+    slowRegions: regions('the regions that succeeded slower than slowThresholdMs'),
+    cause: cause("the failing regions' majority cause"),
+    degradedBy: z
+      .enum(['region', 'slow'])
+      .nullable()
+      .describe(
+        'degraded because one region failed (named in failedRegions) or the target is slow; null otherwise',
+      ),
+    slowThresholdMs: z
+      .number()
+      .describe("a successful probe slower than this counts as slow: 2 s, or half the monitor's timeout"),
+  })
+  .strict()
+  .meta({ id: 'RoundConsensus', description: "The latest round's consensus across the regions" });
+
+export const monitorResponse = z.object({ monitor: monitorSchema.describe('the monitor') });
+export const monitorListResponse = z.object({
+  monitors: z.array(monitorSchema).describe("the site's monitors, oldest first"),
+});
+export const monitorDeletedResponse = z.object({
+  deleted: z.literal(true).describe('the monitor, its incidents and its history are gone'),
+});
+
+/** GET .../monitors/{monitorId}/live. */
+export const monitorLiveResponse = z.object({
+  monitor: monitorSchema.describe('the monitor'),
+  probing: z
+    .object({
+      active: z.boolean().describe('rounds are being scheduled'),
+      pausedBy: z
+        .enum(['monitor', 'app'])
+        .nullable()
+        .describe("monitor: enabled is 0; app: the site's Uptime app is off; null while active"),
+      nextRoundAt: msOrNull('when the next round is due; null while paused'),
+    })
+    .strict()
+    .describe('whether the monitor is probed now'),
+  regions: z
+    .array(
+      z
+        .object({
+          region: region('the region'),
+          probe: regionProbeSchema.nullable().describe('its latest probe; null before its first'),
+        })
+        .strict(),
+    )
+    .describe('every region, in na, eu, as, oc order'),
+  consensus: roundConsensusSchema
+    .nullable()
+    .describe("the latest round's consensus; null before the first round"),
+  openIncident: incidentSchema.nullable().describe('the incident in progress, if any'),
+});
+
+/** GET .../monitors/{monitorId}/metrics?hours=. */
+export const monitorMetricsResponse = z.object({
+  monitor: monitorSchema.describe('the monitor'),
+  fromMs: ms('start of the range: now minus `hours`'),
+  hours: z
+    .array(hourlyBucketSchema)
+    .describe('the closed hours overlapping the range, oldest first, then by region'),
+  events: z.array(incidentSchema).describe('the incidents overlapping the range, oldest first'),
+  uptimePct: z
+    .number()
+    .nullable()
+    .describe(
+      'incident-based: the share of the range after the monitor was created not covered by an incident, in percent; null when it did not exist in the range',
+    ),
+});
+
+/** What the uptime services take and answer is exactly these schemas' output: typecheck fails on drift. */
+export type UptimeServiceMatchesSchemas = [
+  Holds<Same<MonitorSettings, CreateMonitorInput>>,
+  Holds<Same<MonitorEdit, UpdateMonitorInput>>,
+  Holds<Same<MonitorResource, z.output<typeof monitorSchema>>>,
+  Holds<Same<IncidentResource, z.output<typeof incidentSchema>>>,
+  Holds<Same<MonitorLive, z.output<typeof monitorLiveResponse>>>,
+  Holds<Same<MonitorMetrics, z.output<typeof monitorMetricsResponse>>>,
+];

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { epochMs } from './columns';
 
 /** Org defaults (scope 'org') or one site's override (scope = the site id). */
@@ -16,8 +16,10 @@ export const notificationSettings = pgTable(
 );
 
 /**
- * Notifications waiting for delivery. Producers insert (deduplicated by `dedupe_key`), a delivery
- * job drains; a crash between the two loses nothing.
+ * Notifications (events) waiting for delivery. Producers insert (deduplicated by `dedupe_key`); the
+ * delivery job resolves each pending event's receivers into `notification_deliveries` and marks it
+ * `dispatched` in the same transaction, so a crash between the two loses nothing and resolves twice
+ * nothing. `failed`: the event could not be resolved at all (an unknown kind), `last_error` says why.
  */
 export const notificationOutbox = pgTable(
   'notification_outbox',
@@ -28,13 +30,14 @@ export const notificationOutbox = pgTable(
     kind: text('kind').notNull(),
     payload: jsonb('payload').notNull(),
     dedupe_key: text('dedupe_key').notNull(),
-    state: text('state', { enum: ['pending', 'sent', 'failed'] })
+    state: text('state', { enum: ['pending', 'dispatched', 'failed'] })
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     next_attempt_at: epochMs('next_attempt_at').notNull(),
     last_error: text('last_error'),
     created_at: epochMs('created_at').notNull(),
+    /** When its receivers were resolved (state `dispatched`). */
     sent_at: epochMs('sent_at'),
   },
   (t) => [
@@ -43,6 +46,90 @@ export const notificationOutbox = pgTable(
     index('notification_outbox_tenant_idx').on(t.tenant_id, t.created_at),
   ],
 );
+
+/**
+ * One (event, receiver) pair: sent exactly once, retried with backoff, given up after
+ * `MAX_DELIVERY_ATTEMPTS` (lib/notify/retry.ts). `idempotency_key` is the same on every attempt (the
+ * http webhook's `webhook-id`, Resend's `Idempotency-Key`), so a receiver that deduplicates sees an
+ * attempt repeated after a crash between sending and recording as the same message.
+ *
+ * States: `pending` (due at `next_attempt_at`), `sending` (claimed by a worker until `lease_until`;
+ * one whose lease ran out was interrupted and is sent again with the same key), `sent`, `failed`
+ * (given up or refused for good), `cancelled` (the member left the organization before it went out).
+ */
+export const notificationDeliveries = pgTable(
+  'notification_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant_id: text('tenant_id').notNull(),
+    event_id: uuid('event_id')
+      .notNull()
+      .references(() => notificationOutbox.id, { onDelete: 'cascade' }),
+    /** Copied from the event for the delivery log's filters. */
+    site_id: uuid('site_id'),
+    kind: text('kind').notNull(),
+    channel: text('channel', { enum: ['email', 'slack', 'discord', 'teams', 'http'] }).notNull(),
+    /** Who, normalized: `email:<lower-cased address>` or `webhook:<kind>:<url>`; unique per event. */
+    receiver_key: text('receiver_key').notNull(),
+    /** The address or URL sent to. */
+    target: text('target').notNull(),
+    /** The member this address was resolved from (a `user` recipient), re-checked before each attempt. */
+    member_user_id: text('member_user_id'),
+    idempotency_key: text('idempotency_key').notNull(),
+    state: text('state', { enum: ['pending', 'sending', 'sent', 'failed', 'cancelled'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: epochMs('next_attempt_at'),
+    lease_until: epochMs('lease_until'),
+    /** The receiver's HTTP status on the last attempt, if it answered. */
+    last_status: integer('last_status'),
+    /** The last attempt's outcome in plain words. */
+    last_outcome: text('last_outcome'),
+    created_at: epochMs('created_at').notNull(),
+    updated_at: epochMs('updated_at').notNull(),
+    sent_at: epochMs('sent_at'),
+  },
+  (t) => [
+    uniqueIndex('notification_deliveries_pair_idx').on(t.event_id, t.receiver_key),
+    uniqueIndex('notification_deliveries_key_idx').on(t.idempotency_key),
+    index('notification_deliveries_due_idx').on(t.next_attempt_at).where(sql`${t.state} = 'pending'`),
+    index('notification_deliveries_lease_idx').on(t.lease_until).where(sql`${t.state} = 'sending'`),
+    index('notification_deliveries_log_idx').on(t.tenant_id, t.created_at, t.id),
+  ],
+);
+
+/** Every attempt of a delivery, recorded before the request goes out and completed after it. */
+export const notificationAttempts = pgTable(
+  'notification_attempts',
+  {
+    delivery_id: uuid('delivery_id')
+      .notNull()
+      .references(() => notificationDeliveries.id, { onDelete: 'cascade' }),
+    tenant_id: text('tenant_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    started_at: epochMs('started_at').notNull(),
+    finished_at: epochMs('finished_at'),
+    /** null while in flight; `interrupted` when the worker died before recording the answer. */
+    outcome: text('outcome', { enum: ['sent', 'failed', 'interrupted', 'cancelled'] }),
+    status: integer('status'),
+    detail: text('detail'),
+  },
+  (t) => [primaryKey({ columns: [t.delivery_id, t.attempt] })],
+);
+
+/**
+ * The organization's webhook signing secret (Standard Webhooks, `whsec_` + base64), sealed at rest
+ * (lib/crypto/secrets.ts). After a rotation the previous secret keeps signing alongside the new one
+ * until `previous_expires_at`.
+ */
+export const notificationSigningSecrets = pgTable('notification_signing_secrets', {
+  tenant_id: text('tenant_id').primaryKey(),
+  secret: text('secret').notNull(),
+  previous_secret: text('previous_secret'),
+  previous_expires_at: epochMs('previous_expires_at'),
+  created_at: epochMs('created_at').notNull(),
+});
 
 /** The local mail outbox: every message sent without a mail provider, kept for the developer. */
 export const mailMessages = pgTable(

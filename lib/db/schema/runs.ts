@@ -124,6 +124,15 @@ export type RunSettings = {
 };
 
 /**
+ * What the pages list (lib/crawl/pages.ts) derives from a frontier row, as SQL over crawl_urls's own
+ * columns: the URL's own status (the first hop's when it redirected) and its count of outgoing links
+ * (null when it was not parsed as a page). The sort indexes below are on these very expressions, so
+ * the list's ORDER BY ... LIMIT reads a page from an index instead of sorting the run's rows.
+ */
+export const crawlUrlOwnStatus = sql`case when redirect_chain is null then status_code else coalesce((redirect_chain::jsonb -> 0 ->> 'status')::int, status_code) end`;
+export const crawlUrlOutlinks = sql`case when links is null then null else jsonb_array_length(links) end`;
+
+/**
  * The crawl frontier: every distinct URL a run discovered, internal pages to fetch and parse and
  * external targets to check. Leased in batches with FOR UPDATE SKIP LOCKED so any number of workers
  * can share a run; an expired lease returns the URL to the pool.
@@ -190,6 +199,20 @@ export const crawlUrls = pgTable(
     index('crawl_urls_suspect_idx')
       .on(t.run_id, t.seq)
       .where(sql`${t.state} = 'pending' and ${t.lost_leases} > 0`),
+    // The pages list's sorts (lib/crawl/pages.ts SORT_KEY, then url) over a finished run's rows, which
+    // finalization gives their inlinks all at once: a running crawl's rows are not indexed, so the
+    // crawl's own writes maintain none of these.
+    ...(
+      [
+        ['status', sql`coalesce(${crawlUrlOwnStatus}, -1)`],
+        ['depth', sql`${t.depth}`],
+        ['inlinks', sql`coalesce(${t.inlinks}, -1)`],
+        ['outlinks', sql`coalesce(${crawlUrlOutlinks}, -1)`],
+        ['response', sql`coalesce(${t.response_ms}, -1)`],
+      ] as const
+    ).map(([name, key]) =>
+      index(`crawl_urls_sort_${name}_idx`).on(t.run_id, key, t.url).where(sql`${t.inlinks} is not null`),
+    ),
   ],
 );
 

@@ -1,7 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { doublePrecision, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { epochMs, flag } from './columns';
 import { sites } from './sites';
+
+/*
+ * The jsonb columns below hold lib/uptime's own shapes (a region's probe result, a round's
+ * consensus); lib/uptime/store.ts reads and writes them typed. They are declared as plain JSON
+ * here because the database layer sits below the domain and imports nothing from it.
+ */
+type JsonObject = object;
 
 export const uptimeMonitors = pgTable(
   'uptime_monitors',
@@ -25,6 +41,24 @@ export const uptimeMonitors = pgTable(
     last_checked_at: epochMs('last_checked_at'),
     /** Internal: when the next probe round is due. */
     next_probe_at: epochMs('next_probe_at'),
+    /**
+     * Internal, the round lease (lib/uptime/rounds.ts): a worker that claims the due round sets
+     * `round_at` to its scheduled time, `lease_id` to its own token and `lease_until` past the
+     * round's worst case; only the holder of `lease_id` may complete it, and an expired lease is
+     * claimed again (the interrupted round is probed afresh).
+     */
+    round_at: epochMs('round_at'),
+    lease_id: uuid('lease_id'),
+    lease_until: epochMs('lease_until'),
+    /** Internal: certificate expiry warnings already queued (one per threshold and certificate). */
+    cert_warnings: jsonb('cert_warnings')
+      .$type<{ expiresAt: number; days: number }[]>()
+      .notNull()
+      .default([]),
+    /** Internal: each region's latest probe, by region (the live view). */
+    latest_probes: jsonb('latest_probes').$type<Record<string, JsonObject>>().notNull().default({}),
+    /** Internal: the latest round's consensus (the live view); null before the first round. */
+    last_consensus: jsonb('last_consensus').$type<JsonObject>(),
     created_at: epochMs('created_at').notNull(),
     updated_at: epochMs('updated_at').notNull(),
   },
@@ -47,6 +81,9 @@ export const uptimeIncidents = pgTable(
     cause: text('cause', { enum: ['dns', 'tls', 'timeout', 'http_5xx', 'http_4xx', 'redirect', 'network'] }),
     regions: text('regions'),
     created_at: epochMs('created_at').notNull(),
+    /** Internal, while open: healthy rounds in a row since the last down round, and when they began. */
+    healthy_rounds: integer('healthy_rounds').notNull().default(0),
+    healthy_since: epochMs('healthy_since'),
   },
   (t) => [
     index('uptime_incidents_monitor_idx').on(t.tenant_id, t.monitor_id, t.down_at),
@@ -64,14 +101,28 @@ export const probeResults = pgTable(
       .notNull()
       .references(() => uptimeMonitors.id, { onDelete: 'cascade' }),
     region: text('region', { enum: ['na', 'eu', 'as', 'oc'] }).notNull(),
+    /** The round's scheduled time (lateness = checked_at - round_at for a first attempt). */
+    round_at: epochMs('round_at').notNull(),
+    /** When the counted attempt started. */
     checked_at: epochMs('checked_at').notNull(),
     ok: integer('ok').notNull(),
     status_code: integer('status_code'),
+    /** The probe's total time (the hourly percentiles are over the successful ones). */
     latency_ms: doublePrecision('latency_ms'),
+    dns_ms: doublePrecision('dns_ms'),
+    connect_ms: doublePrecision('connect_ms'),
+    tls_ms: doublePrecision('tls_ms'),
+    first_byte_ms: doublePrecision('first_byte_ms'),
+    cert_expires_at: epochMs('cert_expires_at'),
+    attempts: integer('attempts').notNull().default(1),
     cause: text('cause'),
     detail: text('detail'),
   },
-  (t) => [index('probe_results_monitor_idx').on(t.monitor_id, t.region, t.checked_at)],
+  (t) => [
+    index('probe_results_monitor_idx').on(t.monitor_id, t.region, t.checked_at),
+    // The hourly rollup takes every result of the closed hours, oldest first.
+    index('probe_results_checked_idx').on(t.checked_at),
+  ],
 );
 
 export const probeHourlyBuckets = pgTable(
@@ -88,5 +139,12 @@ export const probeHourlyBuckets = pgTable(
     p50_ms: doublePrecision('p50_ms'),
     p95_ms: doublePrecision('p95_ms'),
   },
-  (t) => [uniqueIndex('probe_hourly_buckets_key_idx').on(t.monitor_id, t.region, t.bucket_start)],
+  (t) => [
+    uniqueIndex('probe_hourly_buckets_key_idx').on(t.monitor_id, t.region, t.bucket_start),
+    // Buckets older than 90 days are pruned.
+    index('probe_hourly_buckets_start_idx').on(t.bucket_start),
+  ],
 );
+
+export type UptimeMonitor = typeof uptimeMonitors.$inferSelect;
+export type UptimeIncident = typeof uptimeIncidents.$inferSelect;

@@ -30,7 +30,11 @@ export default async function SiteLayout({
           </ExternalLink>
         </p>
       </div>
-      <SiteTabs siteId={site.id} showSettings={isPrivileged(principal)} />
+      <SiteTabs
+        siteId={site.id}
+        showSettings={isPrivileged(principal)}
+        showUptime={site.uptime_enabled === 1}
+      />
       {children}
     </>
   );

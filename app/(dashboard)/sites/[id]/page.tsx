@@ -1,9 +1,11 @@
 import type { Metadata } from 'next';
+import { crawlReportsHref } from '@/components/sites/crawl-hrefs';
 import { CrawlPanel } from '@/components/sites/crawl-panel';
 import { RunHistory } from '@/components/sites/run-history';
 import { can } from '@/lib/auth/permissions';
 import { requireDashboard } from '@/lib/dashboard/session';
 import { recentRuns, siteForPage } from '@/lib/dashboard/site';
+import { siteResource } from '@/lib/sites/resource';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const site = await siteForPage((await params).id);
@@ -17,12 +19,12 @@ export default async function SiteOverviewPage({ params }: { params: Promise<{ i
   const runs = await recentRuns(db, principal, site.id);
   return (
     <div className="space-y-8">
-      <CrawlPanel siteId={site.id} canCrawl={can(principal, 'crawl')} />
+      <CrawlPanel siteId={site.id} canCrawl={can(principal, 'crawl')} canManage={can(principal, 'manage')} />
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="mb-3 text-base font-semibold text-zinc-900">
           Run history
         </h2>
-        <RunHistory runs={runs} />
+        <RunHistory runs={runs} site={siteResource(site)} runHref={crawlReportsHref(site.id)} />
       </section>
     </div>
   );

@@ -10,6 +10,7 @@ export const GET = apiRoute(
     permission: 'admin',
     response: billingResponse,
     summary: 'Overage setting, paused apps and the projected bill',
+    description: 'The billing resource itself is the body. Owners and admins only, from a dashboard session.',
   },
   ({ db, principal }) => getBilling(db, principal.tenantId),
 );
@@ -22,6 +23,8 @@ export const PATCH = apiRoute(
     body: updateBillingBody,
     response: billingResponse,
     summary: 'Turn overage billing on or off',
+    description:
+      'Turning overage on un-pauses apps paused at their allowance from the next scheduler tick; turning it off re-arms pause-and-notify. Answers the billing resource as it now stands.',
   },
   ({ db, principal, body }) => updateBilling(db, principal.tenantId, body),
 );

@@ -9,6 +9,7 @@ export const GET = apiRoute(
     permission: 'admin',
     response: listMembersResponse,
     summary: 'List members with role and site access',
+    description: 'Every member of the organization with role, site allowlist and crawl permission.',
   },
   ({ db, principal }) => listMembers(db, principal.tenantId).then((members) => ({ members })),
 );

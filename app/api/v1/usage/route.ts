@@ -11,6 +11,8 @@ export const GET = apiRoute(
     query: orgUsageQuery,
     response: orgUsageResponse,
     summary: "The organization's usage for one billing period, per site (deleted sites included)",
+    description:
+      'Totals and per-site rows for the period (the current UTC month unless period is given), against the allowances; deleted sites appear under their hostname.',
   },
   ({ db, principal, query }) => getOrgUsage(db, principal, query.period),
 );

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { SiteNotificationsSection } from '@/components/notify/site-notifications';
 import { SiteSettingsForm } from '@/components/sites/site-settings-form';
-import { isPrivileged } from '@/lib/auth/principal';
+import { isAdminRole, isPrivileged } from '@/lib/auth/principal';
 import { requireDashboard } from '@/lib/dashboard/session';
 import { siteForPage } from '@/lib/dashboard/site';
 import { siteResource } from '@/lib/sites/resource';
@@ -15,5 +16,14 @@ export default async function SiteSettingsPage({ params }: { params: Promise<{ i
   // Members without management rights have no settings page, not a form that fails on save.
   if (!isPrivileged(principal)) notFound();
   const site = await siteForPage((await params).id);
-  return <SiteSettingsForm site={siteResource(site)} />;
+  return (
+    <>
+      <SiteSettingsForm site={siteResource(site)} />
+      {isAdminRole(principal.role) ? (
+        <div className="mt-8">
+          <SiteNotificationsSection siteId={site.id} />
+        </div>
+      ) : null}
+    </>
+  );
 }

@@ -11,6 +11,12 @@ export const POST = apiRoute(
     status: 201,
     response: limitRequestResponse,
     summary: 'Ask for a higher organization cap',
+    description:
+      "Any session role: the subject is the signed-in account's own organization cap. The request stays pending until decided.",
+    errors: {
+      400: 'kind org_sites is retired (extra sites are self-serve through overage billing)',
+      409: 'a request for the same limit is already pending',
+    },
   },
   ({ db, principal, body }) => createLimitRequest(db, principal, body),
 );

@@ -8,6 +8,8 @@ export const GET = apiRoute(
     auth: 'session',
     response: orgQuotaResponse,
     summary: 'Your organization cap, how much of it is used, and your latest limit request',
+    description:
+      'How many organizations the signed-in account may belong to and belongs to, whether it may create another, and its newest limit request.',
   },
   ({ db, principal }) => organizationQuota(db, principal),
 );

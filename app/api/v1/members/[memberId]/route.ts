@@ -17,6 +17,8 @@ export const PATCH = apiRoute(
     body: changeRoleBody,
     response: changeRoleResponse,
     summary: "Change a member's role",
+    description: 'Only an owner grants or takes away the owner role. The last owner cannot be demoted.',
+    errors: { 403: 'only an owner changes the owner role', 409: 'the last owner would be lost' },
   },
   ({ db, principal, params, body }) =>
     changeMemberRole(db, principal, params.memberId, body.role).then((member) => ({ member })),
@@ -29,6 +31,8 @@ export const DELETE = apiRoute(
     params: memberIdParams,
     response: removeMemberResponse,
     summary: 'Remove a member and their site grants',
+    description: 'Only an owner removes an owner. The last owner cannot be removed.',
+    errors: { 403: 'only an owner removes an owner', 409: 'the last owner would be lost' },
   },
   ({ db, principal, params }) => removeMember(db, principal, params.memberId),
 );

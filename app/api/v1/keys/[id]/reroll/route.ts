@@ -10,6 +10,8 @@ export const POST = apiRoute(
     params: keyIdParams,
     response: keyWithSecretResponse,
     summary: 'Rotate the secret; name, scope and remaining lifetime carry over, the old secret stops at once',
+    description: 'Answers the key and its new secret, shown in this response only. A revoked key is a 404.',
+    errors: { 409: 'the key has expired and has no lifetime left to carry over' },
   },
   ({ db, principal, params }) => rerollKey(db, principal.tenantId, params.id),
 );

@@ -10,6 +10,8 @@ export const POST = apiRoute(
     params: keyIdParams,
     response: revokeKeyResponse,
     summary: 'Revoke a key, immediately and irreversibly',
+    description:
+      'Requests with the key are refused (401) from now on; it leaves the list, and revoking or re-rolling it again is a 404.',
   },
   ({ db, principal, params }) => revokeKey(db, principal.tenantId, params.id),
 );

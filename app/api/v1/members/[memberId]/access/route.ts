@@ -11,6 +11,9 @@ export const PATCH = apiRoute(
     body: memberAccessBody,
     response: memberAccessResponse,
     summary: "Set a member's site allowlist and crawl permission",
+    description:
+      'siteIds replaces the whole allowlist; omitted fields keep their value. Owners and admins see every site and may always crawl, so their access cannot be set.',
+    errors: { 409: 'the member is an owner or admin' },
   },
   ({ db, principal, params, body }) => setMemberAccess(db, principal.tenantId, params.memberId, body),
 );

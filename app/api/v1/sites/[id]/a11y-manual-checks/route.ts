@@ -12,6 +12,8 @@ export const PUT = apiRoute(
     body: manualCheckBody,
     response: okResponse,
     summary: "Record a reviewer's manual check of one WCAG criterion (never changes score or verdict)",
+    description:
+      "Upserts the check of one WCAG 2.2 success criterion; it overlays the accessibility report's coverage matrix and never changes the score or the verdict.",
   },
   ({ db, principal, params, body }) =>
     upsertManualCheck(db, principal, params.id, body).then(() => ({ ok: true })),

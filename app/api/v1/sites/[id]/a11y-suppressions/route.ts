@@ -11,6 +11,7 @@ export const GET = apiRoute(
     params: siteIdParams,
     response: suppressionListResponse,
     summary: "The site's accessibility suppressions, oldest first",
+    description: 'Every suppression of the site; the report lists them too, each with the findings it hides.',
   },
   ({ db, principal, params }) =>
     listSuppressions(db, principal, params.id).then((suppressions) => ({ suppressions })),
@@ -26,6 +27,8 @@ export const POST = apiRoute(
     status: 201,
     summary:
       'Suppress a rule site-wide, an element everywhere, or one occurrence; the score is recomputed at once',
+    description:
+      'rule alone suppresses the rule site-wide; rule and selector, that element on every page; rule, selector and pageUrl, one occurrence. Applied retroactively to the stored report; reversible by deleting the suppression.',
   },
   ({ db, principal, params, body }) =>
     createSuppression(db, principal, params.id, body).then((suppression) => ({ suppression })),

@@ -15,6 +15,9 @@ export const POST = apiRoute(
     body: triggerCrawlBody,
     response: crawlTriggerResponse,
     summary: 'Start a crawl (202), or report the one already running (200, started: false)',
+    description:
+      'Owners, admins and keys may always crawl a site they see; a member needs canCrawl. A manual crawl does not move the schedule, except that it is the first crawl of a site whose first crawl is pending. Follow progress with GET /v1/sites/{id}/status.',
+    errors: { 409: 'neither Broken Links nor Accessibility is enabled for the site' },
   },
   async ({ db, principal, params, body }) => {
     const result = await triggerCrawl(db, principal, params.id, body, crawlEvents);

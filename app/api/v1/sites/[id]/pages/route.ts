@@ -12,6 +12,9 @@ export const GET = apiRoute(
     query: pagesQuery,
     response: pagesResponse,
     summary: 'Every URL the latest crawl discovered, filtered, sorted and paged by keyset cursor',
+    description:
+      'Pages crawled, internal URLs checked, external targets and embedded resources of the latest crawl, with status, content type, title, depth, inlinks, outlinks, response time and redirect target. Pass nextCursor back as cursor, with the same filters and sort, for the next page.',
+    errors: { 404: 'no crawl has run on this site yet' },
   },
   ({ db, principal, params, query }) => listCrawledUrls(db, principal, params.id, undefined, query),
 );

@@ -11,6 +11,9 @@ export const GET = apiRoute(
     params: siteIdParams,
     response: brokenLinkReportResponse,
     summary: 'Dead-link report of the latest crawl: one row per broken target and linking page',
+    description:
+      "Rows are ordered by target then source URL; the run's headline counts are distinct targets. The site's current excludePaths apply retroactively, and sincePreviousRun lists targets newly broken and fixed since the previous completed crawl.",
+    errors: { 404: 'the Broken Links app is not enabled for the site, or no crawl has run yet' },
   },
   ({ db, principal, params }) => getBrokenLinkReport(db, principal, params.id),
 );

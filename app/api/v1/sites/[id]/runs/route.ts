@@ -12,6 +12,8 @@ export const GET = apiRoute(
     query: runsQuery,
     response: runsResponse,
     summary: "The site's runs, newest first, a page at a time (cursor pagination)",
+    description:
+      'Crawl runs and standalone accessibility scans, newest first; pass nextCursor back as cursor for the next page.',
   },
   ({ db, principal, params, query }) => listRuns(db, principal, params.id, query),
 );

@@ -11,6 +11,9 @@ export const GET = apiRoute(
     params: siteIdParams,
     response: seoReportResponse,
     summary: "SEO issues of the latest crawl, grouped by check, with the site's current exclusions applied",
+    description:
+      'Issues grouped by check, most severe first, with the score recomputed without excluded pages and the issues new and fixed since the previous completed crawl.',
+    errors: { 404: 'the SEO app is not enabled for the site, or no crawl has run yet' },
   },
   ({ db, principal, params }) => getSeoReport(db, principal, params.id),
 );

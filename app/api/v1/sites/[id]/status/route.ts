@@ -12,6 +12,8 @@ export const GET = apiRoute(
     response: siteStatusResponse,
     summary:
       'The site, its live crawl and accessibility render states and its latest crawl and accessibility runs',
+    description:
+      'What the dashboard polls while a crawl or a render pass runs: the live states say idle when nothing runs.',
   },
   ({ db, principal, params }) => getSiteStatus(db, principal, params.id),
 );

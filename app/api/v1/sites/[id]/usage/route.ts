@@ -11,6 +11,8 @@ export const GET = apiRoute(
     params: siteIdParams,
     response: siteUsageResponse,
     summary: "The site's usage by month and against this period's allowances",
+    description:
+      "Monthly rows from the usage ledger, oldest first, and this period's pages crawled, pages rendered and monitors against the site's allowances.",
   },
   ({ db, principal, params }) => getSiteUsage(db, principal, params.id),
 );

@@ -10,6 +10,7 @@ export const DELETE = apiRoute(
     params: suppressionIdParams,
     response: deletedResponse,
     summary: 'Remove a suppression; the findings it hid count again and the score is recomputed at once',
+    description: 'The findings the suppression hid count again in the report, the score and the verdict.',
   },
   ({ db, principal, params }) =>
     deleteSuppression(db, principal, params.id, params.suppressionId).then(() => ({

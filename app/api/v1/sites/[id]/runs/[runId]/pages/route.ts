@@ -11,6 +11,9 @@ export const GET = apiRoute(
     query: pagesQuery,
     response: pagesResponse,
     summary: 'Every URL one crawl run discovered, as /pages answers for the latest',
+    description:
+      'Only the latest completed crawl (and a running one) keeps its crawled URLs; an older run answers 404 saying so.',
+    errors: { 404: 'run not found, or its crawled URLs are no longer stored' },
   },
   ({ db, principal, params, query }) => listCrawledUrls(db, principal, params.id, params.runId, query),
 );

@@ -11,6 +11,9 @@ export const GET = apiRoute(
     params: runIdParams,
     response: brokenLinkReportResponse,
     summary: 'Dead-link report of one crawl run of the site, as /report answers for the latest',
+    description:
+      'The same report as /report, for the run named, compared with the completed crawl before it.',
+    errors: { 404: 'run not found, or the Broken Links app is not enabled for the site' },
   },
   ({ db, principal, params }) => getBrokenLinkReport(db, principal, params.id, params.runId),
 );

@@ -11,6 +11,9 @@ export const GET = apiRoute(
     params: runIdParams,
     response: seoReportResponse,
     summary: 'SEO issues of one crawl run of the site, as /seo-report answers for the latest',
+    description:
+      'The same report as /seo-report, for the run named, compared with the completed crawl before it.',
+    errors: { 404: 'run not found, or the SEO app is not enabled for the site' },
   },
   ({ db, principal, params }) => getSeoReport(db, principal, params.id, params.runId),
 );

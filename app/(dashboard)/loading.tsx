@@ -1,5 +1,0 @@
-import { PageSkeleton } from '@/components/ui/surface';
-
-export default function DashboardLoading() {
-  return <PageSkeleton />;
-}

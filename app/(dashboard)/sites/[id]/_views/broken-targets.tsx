@@ -1,0 +1,64 @@
+import { BrokenTargetsReport } from '@/components/sites/broken-targets-table';
+import { runViewHref } from '@/components/sites/crawl-hrefs';
+import { ViewProblem } from '@/components/sites/view-problem';
+import { queryState, withQuery } from '@/components/ui/query-href';
+import { brokenTargetsQuery } from '@/lib/api/schemas/crawl-views';
+import { listBrokenTargets } from '@/lib/crawl/broken-targets';
+import { dashboardView, queryFromSearch, runOfSite, type SearchParams } from '@/lib/dashboard/crawl';
+
+const PAGE_SIZE = 50;
+
+/**
+ * The Broken links tab's body, for the latest crawl or a past one (History): the grouped report as
+ * the page's URL asks for it (sort, filters, page), read on the server.
+ */
+export async function BrokenTargetsSection({
+  siteId,
+  runId,
+  search,
+  path,
+}: {
+  siteId: string;
+  runId?: string;
+  search: SearchParams;
+  path: string;
+}) {
+  const query = queryState(search);
+  const asked = { ...queryFromSearch(brokenTargetsQuery, search), limit: PAGE_SIZE };
+  const result = await dashboardView(async (db, principal) => {
+    const data = await listBrokenTargets(db, principal, siteId, runId, asked);
+    const previousId = data.sincePreviousRun.previousRunId;
+    const previous = previousId ? await runOfSite(db, principal, siteId, previousId) : null;
+    return { data, previous };
+  });
+  if (!result.ok) {
+    return (
+      <ViewProblem
+        {...result}
+        title="No broken-link report yet"
+        hint="Reports appear after the first crawl with the Broken links app on."
+        firstPageHref={path}
+      />
+    );
+  }
+  const { data, previous } = result.data;
+  const { cursor: _c, prev: _p, page: _n, sort: _s, order: _o, ...filters } = query;
+  return (
+    <BrokenTargetsReport
+      siteId={siteId}
+      data={data}
+      path={path}
+      query={query}
+      pageSize={PAGE_SIZE}
+      runId={runId}
+      csvHref={withQuery(`/sites/${siteId}/broken-links.csv`, {
+        ...filters,
+        sort: query.sort,
+        order: query.order,
+        run: runId,
+      })}
+      previousHref={previous ? runViewHref(siteId, previous.id) : undefined}
+      previousStartedAt={previous?.started_at ?? null}
+    />
+  );
+}

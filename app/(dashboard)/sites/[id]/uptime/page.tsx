@@ -1,0 +1,33 @@
+import type { Metadata } from 'next';
+import { MonitorList } from '@/components/uptime/monitor-list';
+import { can } from '@/lib/auth/permissions';
+import { requireDashboard } from '@/lib/dashboard/session';
+import { siteForPage } from '@/lib/dashboard/site';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  return { title: `Uptime · ${(await siteForPage((await params).id)).hostname}` };
+}
+
+export default async function SiteUptimePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ deleted?: string | string[] }>;
+}) {
+  const [{ id }, { deleted }] = await Promise.all([params, searchParams]);
+  const [{ principal }, site] = await Promise.all([requireDashboard(), siteForPage(id)]);
+  return (
+    <section aria-labelledby="uptime-title">
+      <h2 id="uptime-title" className="mb-4 text-lg font-semibold text-zinc-900">
+        Uptime
+      </h2>
+      <MonitorList
+        siteId={site.id}
+        canManage={can(principal, 'manage')}
+        appOn={site.uptime_enabled === 1}
+        deleted={typeof deleted === 'string' ? deleted.slice(0, 2048) : undefined}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,8 @@
+import { regionHandler } from '@/lib/api/uptime-region';
+
+/** Probe region `eu`, pinned to Vercel's fra1 (README, "Uptime": hosted regions). */
+export const preferredRegion = 'fra1';
+/** A batch of 500 targets may take three waves of a worst-case probe (lib/uptime/batch.ts). */
+export const maxDuration = 300;
+
+export const POST = regionHandler('eu');

@@ -1,0 +1,365 @@
+'use client';
+
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { ApiClientError, failureMessage, requestJson } from '@/components/api/client';
+import type { MemberView, NotificationSettings } from '@/components/api/types';
+import { Button } from '@/components/ui/button';
+import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '@/components/ui/field';
+import { WEBHOOK_KIND_LABELS } from '@/components/uptime/words';
+import type { RecipientList, WebhookList } from '@/lib/notify/kinds';
+import { MAX_RECIPIENTS, MAX_WEBHOOKS } from '@/lib/notify/limits';
+import { WEBHOOK_KINDS, type WebhookKind } from '@/lib/notify/webhook';
+import {
+  bodyOf,
+  checkDraft,
+  draftOf,
+  emailLines,
+  fieldLabel,
+  fieldOfApiError,
+  GROUPS,
+  type SettingsDraft,
+  type SettingsErrors,
+  type SettingsField,
+  type WebhookDraft,
+} from './settings-draft';
+
+/**
+ * The receivers of one scope (the org defaults or a site override), grouped by what they are told
+ * about: members ticked and addresses typed per recipient list, webhook rows with a "Send test" that
+ * says inline why a delivery failed (the API's 502). The spec's limits are checked here first
+ * (errors under each list and in a summary that takes focus), then by the API, whose
+ * "field: message" answers land under the same lists.
+ */
+export function NotificationSettingsForm({
+  settings,
+  members,
+  site,
+  label,
+  onSave,
+}: {
+  settings: NotificationSettings;
+  /** The organization's members, to pick from; undefined while loading. */
+  members: MemberView[] | undefined;
+  /** A site override: shows "also notify the organization's defaults". */
+  site?: boolean;
+  label: string;
+  onSave: (body: Record<string, unknown>) => Promise<NotificationSettings>;
+}) {
+  const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(settings));
+  const [errors, setErrors] = useState<SettingsErrors>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const summary = useRef<HTMLDivElement>(null);
+  const prefix = useId();
+  const idOf = (field: SettingsField | string) => `${prefix}-${field.replace('.', '-')}`;
+
+  useEffect(() => {
+    if (attempt > 0) summary.current?.focus();
+  }, [attempt]);
+
+  function change(update: (d: SettingsDraft) => SettingsDraft) {
+    setSaved(false);
+    setDraft(update);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    setSaved(false);
+    const found = checkDraft(draft);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      setAttempt((n) => n + 1);
+      return;
+    }
+    setPending(true);
+    try {
+      const next = await onSave(bodyOf(draft, Boolean(site)));
+      setDraft(draftOf(next));
+      setSaved(true);
+    } catch (e) {
+      const message = failureMessage(e, 'Could not save the notification settings.');
+      const status = e instanceof ApiClientError ? e.status : 0;
+      const { field, text } = status === 422 ? fieldOfApiError(message) : { field: null, text: message };
+      if (field) setErrors({ [field]: text });
+      else setProblem(message);
+      setAttempt((n) => n + 1);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const fieldError = (field: SettingsField) =>
+    errors[field] ? `${fieldLabel(field)} ${errors[field]}` : null;
+  const listed: SummaryError[] = (Object.keys(errors) as SettingsField[]).map((field) => ({
+    fieldId: idOf(field.endsWith('Webhooks') ? `${field}-add` : field),
+    text: fieldError(field) ?? '',
+  }));
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={label} className="space-y-6">
+      <ErrorSummary
+        ref={summary}
+        title={problem ? 'The settings were not saved' : 'There is a problem'}
+        errors={listed}
+      >
+        {problem}
+      </ErrorSummary>
+
+      {site ? (
+        <CheckboxField
+          label="Also notify the organization's default receivers"
+          hint="Off: only the receivers below hear about this site."
+          checked={draft.includeOrgDefaults}
+          onChange={(e) => {
+            const on = e.target.checked;
+            change((d) => ({ ...d, includeOrgDefaults: on }));
+          }}
+        />
+      ) : null}
+
+      {GROUPS.map((group) => (
+        <fieldset key={group.id} className="space-y-4 rounded-lg border border-zinc-200 px-4 pt-2 pb-4">
+          <legend className="px-1 text-sm font-semibold text-zinc-900">{group.title}</legend>
+          <p className="-mt-2 text-xs text-zinc-600">{group.description}</p>
+          <RecipientPicker
+            idOf={idOf}
+            list={group.recipients}
+            draft={draft}
+            members={members}
+            error={fieldError(group.recipients)}
+            onChange={(value) =>
+              change((d) => ({ ...d, recipients: { ...d.recipients, [group.recipients]: value } }))
+            }
+          />
+          {group.webhooks ? (
+            <WebhookRows
+              idOf={idOf}
+              list={group.webhooks}
+              hooks={draft.webhooks[group.webhooks]}
+              fieldError={fieldError}
+              onChange={(hooks) => {
+                const list = group.webhooks as WebhookList;
+                setErrors((e) => ({ ...e, [list]: undefined }));
+                change((d) => ({ ...d, webhooks: { ...d.webhooks, [list]: hooks } }));
+              }}
+            />
+          ) : null}
+        </fieldset>
+      ))}
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" variant="primary" pending={pending}>
+          Save notification settings
+        </Button>
+        <p role="status" className="text-sm text-green-800">
+          {saved ? 'Saved. The next notification goes to these receivers.' : ''}
+        </p>
+      </div>
+    </form>
+  );
+}
+
+function RecipientPicker({
+  idOf,
+  list,
+  draft,
+  members,
+  error,
+  onChange,
+}: {
+  idOf: (field: string) => string;
+  list: RecipientList;
+  draft: SettingsDraft;
+  members: MemberView[] | undefined;
+  error: string | null;
+  onChange: (value: SettingsDraft['recipients'][RecipientList]) => void;
+}) {
+  const value = draft.recipients[list];
+  const ticked = new Set(value.userIds);
+  const known = new Set((members ?? []).map((m) => m.userId));
+  const gone = value.userIds.filter((id) => !known.has(id));
+  const count = value.userIds.length + emailLines(value.emails).length;
+  const toggle = (userId: string, on: boolean) =>
+    onChange({
+      ...value,
+      userIds: on ? [...value.userIds, userId] : value.userIds.filter((id) => id !== userId),
+    });
+  return (
+    <div className="grid gap-4 md:grid-cols-2">
+      <fieldset>
+        <legend className="text-sm font-medium text-zinc-800">Members</legend>
+        {members === undefined ? (
+          <p className="mt-1 text-xs text-zinc-600">Loading members…</p>
+        ) : (
+          <ul className="mt-2 space-y-2">
+            {members.map((m) => (
+              <li key={m.userId}>
+                <CheckboxField
+                  label={m.name || m.email}
+                  hint={m.name ? m.email : undefined}
+                  checked={ticked.has(m.userId)}
+                  onChange={(e) => toggle(m.userId, e.target.checked)}
+                />
+              </li>
+            ))}
+            {members !== undefined
+              ? gone.map((userId) => (
+                  <li key={userId}>
+                    <CheckboxField
+                      label="A former member"
+                      hint="No longer in the organization: nothing is sent to them. Untick to remove."
+                      checked
+                      onChange={(e) => toggle(userId, e.target.checked)}
+                    />
+                  </li>
+                ))
+              : null}
+          </ul>
+        )}
+      </fieldset>
+      <TextAreaField
+        id={idOf(list)}
+        label="Other addresses"
+        rows={3}
+        value={value.emails}
+        onChange={(e) => onChange({ ...value, emails: e.target.value })}
+        hint={`One per line. ${count} of ${MAX_RECIPIENTS} recipients, members included.`}
+        error={error}
+      />
+    </div>
+  );
+}
+
+type TestState = { state: 'sending' } | { state: 'ok' } | { state: 'failed'; reason: string };
+
+function WebhookRows({
+  idOf,
+  list,
+  hooks,
+  fieldError,
+  onChange,
+}: {
+  idOf: (field: string) => string;
+  list: WebhookList;
+  hooks: WebhookDraft[];
+  fieldError: (field: SettingsField) => string | null;
+  onChange: (hooks: WebhookDraft[]) => void;
+}) {
+  const [tests, setTests] = useState<Record<number, TestState>>({});
+  const addId = idOf(`${list}-add`);
+  const setHook = (index: number, change: Partial<WebhookDraft>) => {
+    setTests((t) => ({ ...t, [index]: undefined as unknown as TestState }));
+    onChange(hooks.map((h, i) => (i === index ? { ...h, ...change } : h)));
+  };
+
+  async function sendTest(index: number, hook: WebhookDraft) {
+    setTests((t) => ({ ...t, [index]: { state: 'sending' } }));
+    try {
+      await requestJson('/v1/notifications/test', {
+        body: { webhook: { kind: hook.kind, url: hook.url.trim() } },
+      });
+      setTests((t) => ({ ...t, [index]: { state: 'ok' } }));
+    } catch (e) {
+      setTests((t) => ({
+        ...t,
+        [index]: { state: 'failed', reason: failureMessage(e, 'The test could not be sent.') },
+      }));
+    }
+  }
+
+  return (
+    <fieldset className="space-y-3">
+      <legend className="text-sm font-medium text-zinc-800">Webhooks</legend>
+      {hooks.length > 0 ? (
+        <ol className="space-y-4">
+          {hooks.map((hook, i) => {
+            const test = tests[i];
+            const field = `${list}.${i}` as SettingsField;
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
+              <li key={i} className="space-y-2">
+                <div className="grid items-start gap-3 sm:grid-cols-[12rem_1fr]">
+                  <SelectField
+                    label={`Webhook ${i + 1} kind`}
+                    value={hook.kind}
+                    onChange={(e) => setHook(i, { kind: e.target.value as WebhookKind })}
+                  >
+                    {WEBHOOK_KINDS.map((kind) => (
+                      <option key={kind} value={kind}>
+                        {WEBHOOK_KIND_LABELS[kind]}
+                      </option>
+                    ))}
+                  </SelectField>
+                  <TextField
+                    id={idOf(field)}
+                    label={`Webhook ${i + 1} URL`}
+                    type="url"
+                    inputMode="url"
+                    value={hook.url}
+                    onChange={(e) => setHook(i, { url: e.target.value })}
+                    error={fieldError(field)}
+                  />
+                </div>
+                <div className="flex flex-wrap items-center gap-2">
+                  <Button
+                    size="sm"
+                    pending={test?.state === 'sending'}
+                    disabled={hook.url.trim() === ''}
+                    onClick={() => void sendTest(i, hook)}
+                  >
+                    Send test<span className="sr-only"> to webhook {i + 1}</span>
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => {
+                      setTests({});
+                      onChange(hooks.filter((_, j) => j !== i));
+                      document.getElementById(addId)?.focus();
+                    }}
+                  >
+                    Remove<span className="sr-only"> webhook {i + 1}</span>
+                  </Button>
+                  <p role="status" className="min-w-0 text-sm break-words">
+                    {test?.state === 'ok' ? (
+                      <span className="text-green-800">Test delivered: the receiver accepted it.</span>
+                    ) : test?.state === 'failed' ? (
+                      <span className="font-medium text-red-700">Test failed: {test.reason}</span>
+                    ) : test?.state === 'sending' ? (
+                      'Sending a test…'
+                    ) : (
+                      ''
+                    )}
+                  </p>
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      ) : (
+        <p className="text-xs text-zinc-600">No webhooks.</p>
+      )}
+      <div className="flex flex-wrap items-center gap-3">
+        <Button
+          id={addId}
+          size="sm"
+          disabled={hooks.length >= MAX_WEBHOOKS}
+          onClick={() => {
+            onChange([...hooks, { kind: 'slack', url: '' }]);
+            requestAnimationFrame(() => document.getElementById(idOf(`${list}.${hooks.length}`))?.focus());
+          }}
+        >
+          Add webhook
+        </Button>
+        <span className="text-xs text-zinc-600">
+          {hooks.length} of {MAX_WEBHOOKS}
+        </span>
+      </div>
+      {fieldError(list) ? <p className="text-xs font-medium text-red-700">{fieldError(list)}</p> : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,28 @@
+/*
+ * Checks forms make in the browser before sending, the API checking again. Pure and
+ * self-contained, shared by the forms that take addresses and URLs (uptime monitors, notification
+ * settings).
+ */
+
+/** The non-blank lines of a one-per-line list, trimmed. */
+export const emailLines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Shaped like an email address (the API's own check is stricter). */
+export const isEmailAddress = (text: string) => EMAIL.test(text);
+
+/** Why a typed URL cannot be sent, in the words after its field's label; null when it can. */
+export function urlProblem(raw: string): string | null {
+  const value = raw.trim();
+  if (!value) return 'is required';
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return null;
+  } catch {}
+  return 'must be a full address starting with http:// or https://';
+}

@@ -1,0 +1,95 @@
+'use client';
+
+import { useId } from 'react';
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatDateTime, formatDayAndTime } from './format';
+
+const shortDate = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+export interface TrendLinePoint {
+  /** Unique per point (a run id). */
+  key: string;
+  /** When (epoch milliseconds): the axis label and the tooltip. */
+  at: number;
+  /** Null: no value at this point (drawn as a gap). */
+  value: number | null;
+}
+
+/**
+ * One measure over time as a line chart (recharts). The drawing is a named image whose text
+ * alternative is `summary`, shown as its caption, so nothing is only in the picture; the figures
+ * themselves belong in a table beside it. Several points on one day show the time on the axis.
+ */
+export function TrendLine({
+  title,
+  summary,
+  points,
+  showTitle = true,
+  domain,
+  color = '#2563eb',
+  heightClass = 'h-44',
+}: {
+  /** Names the measure: the card's heading (when shown) and the tooltip's label. */
+  title: string;
+  /** False where a heading above already names the chart. */
+  showTitle?: boolean;
+  summary: string;
+  points: TrendLinePoint[];
+  /** The value axis; default from zero to the data's maximum. */
+  domain?: [number, number];
+  color?: string;
+  /** The drawing's height (a Tailwind class). */
+  heightClass?: string;
+}) {
+  const summaryId = useId();
+  const days = points.map((p) => shortDate.format(new Date(p.at)));
+  const sameDay = new Set(days).size < days.length;
+  const data = points.map((p, i) => ({ ...p, label: sameDay ? formatDayAndTime(p.at) : days[i] }));
+  return (
+    <figure className="min-w-0 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs">
+      {showTitle ? <p className="mb-2 text-sm font-semibold text-zinc-900">{title}</p> : null}
+      <div role="img" aria-labelledby={summaryId} className={`${heightClass} w-full min-w-0`}>
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart
+            data={data}
+            margin={{ top: 8, right: 12, bottom: 0, left: -12 }}
+            accessibilityLayer={false}
+          >
+            <CartesianGrid stroke="#e4e4e7" strokeDasharray="3 3" />
+            <XAxis
+              dataKey="label"
+              tick={{ fill: '#52525b', fontSize: 12 }}
+              stroke="#a1a1aa"
+              minTickGap={16}
+            />
+            <YAxis
+              domain={domain ?? [0, 'auto']}
+              allowDecimals={false}
+              tick={{ fill: '#52525b', fontSize: 12 }}
+              stroke="#a1a1aa"
+            />
+            <Tooltip
+              formatter={(value) => [value, title]}
+              labelFormatter={(_, payload) => {
+                const point = payload?.[0]?.payload as TrendLinePoint | undefined;
+                return point ? formatDateTime(point.at) : '';
+              }}
+            />
+            <Line
+              type="monotone"
+              dataKey="value"
+              stroke={color}
+              strokeWidth={2}
+              dot={{ r: 3 }}
+              connectNulls={false}
+              isAnimationActive={false}
+            />
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption id={summaryId} className="mt-2 text-xs text-zinc-600">
+        {summary}
+      </figcaption>
+    </figure>
+  );
+}

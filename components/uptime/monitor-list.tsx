@@ -1,0 +1,241 @@
+'use client';
+
+import Link from 'next/link';
+import { useEffect, useRef, useState } from 'react';
+import { useResource } from '@/components/api/client';
+import type { MonitorLive, MonitorMetrics, MonitorsResponse, UptimeMonitor } from '@/components/api/types';
+import { Button, buttonClass } from '@/components/ui/button';
+import { formatDateTime } from '@/components/ui/format';
+import { EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
+import { HealthBar, HealthLegend } from './health-bar';
+import { currentHourState, hourSlots } from './hours';
+import { MonitorForm } from './monitor-form';
+import { MonitorStatusBadge } from './monitor-status';
+import { usePolling } from './use-polling';
+import { cadenceLabel, currentLatency, formatMs, monitorLabel } from './words';
+
+/** The list refreshes its statuses this often while the tab is visible. */
+const LIST_POLL_MS = 30_000;
+/** Hourly buckets change once an hour; a few minutes' delay is fine. */
+const HOURS_POLL_MS = 300_000;
+
+/**
+ * The Uptime tab: the site's monitors, each with its status (a degraded one names the failing
+ * region), the last 24 closed hours as a health bar and the current latency; a create form (open
+ * at once when there is no monitor yet). With the app off it says so and still lists the monitors
+ * (they and their history are kept), read only.
+ */
+export function MonitorList({
+  siteId,
+  canManage,
+  appOn,
+  deleted,
+}: {
+  siteId: string;
+  canManage: boolean;
+  appOn: boolean;
+  /** The label of a monitor just deleted from its page, announced here. */
+  deleted?: string;
+}) {
+  const list = useResource<MonitorsResponse>(`/v1/sites/${siteId}/uptime/monitors`);
+  usePolling(list.reload, LIST_POLL_MS);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<UptimeMonitor | null>(null);
+  const result = useRef<HTMLDivElement>(null);
+  const addButton = useRef<HTMLSpanElement>(null);
+
+  // Focus goes to what happened: the new monitor's confirmation, or the deletion's.
+  useEffect(() => {
+    if (created || deleted) result.current?.focus();
+  }, [created, deleted]);
+
+  const monitors = list.data?.monitors;
+  const canCreate = canManage && appOn;
+  const form = (
+    <MonitorForm
+      siteId={siteId}
+      onSaved={(monitor) => {
+        setCreating(false);
+        setCreated(monitor);
+        void list.reload();
+      }}
+      onCancel={
+        monitors && monitors.length > 0
+          ? () => {
+              setCreating(false);
+              requestAnimationFrame(() => addButton.current?.querySelector('button')?.focus());
+            }
+          : undefined
+      }
+    />
+  );
+
+  return (
+    <div className="space-y-6">
+      <div ref={result} tabIndex={-1} role="status" className="focus-visible:outline-none">
+        {created ? (
+          <p className="rounded-md border border-green-300 bg-green-50 px-4 py-3 text-sm text-green-900">
+            Monitor created: <strong>{monitorLabel(created)}</strong>. The first checks from all four regions
+            are under way.{' '}
+            <Link href={`/sites/${siteId}/uptime/${created.id}`} className="font-medium underline">
+              Open its page
+            </Link>
+          </p>
+        ) : deleted ? (
+          <p className="rounded-md border border-green-300 bg-green-50 px-4 py-3 text-sm text-green-900">
+            Monitor <strong>{deleted}</strong> deleted, with its history.
+          </p>
+        ) : null}
+      </div>
+
+      {appOn ? null : (
+        <EmptyState
+          title="The Uptime app is off for this site"
+          description="While it is off no monitor is probed; monitors and their history are kept and resume when it is turned back on. With it on, each monitor's URL is probed from North America, Europe, Asia and Oceania, and an outage two regions confirm opens an incident and alerts you."
+          action={
+            canManage ? (
+              <Link href={`/sites/${siteId}/settings`} className={buttonClass('primary')}>
+                Turn it on in settings
+              </Link>
+            ) : (
+              <p className="text-sm text-zinc-600">An owner or admin can turn it on in the site settings.</p>
+            )
+          }
+        />
+      )}
+
+      {list.error ? (
+        <LoadError title="Could not load the monitors" error={list.error} onRetry={list.reload} />
+      ) : !monitors ? (
+        <Loading label="Loading monitors">
+          <Skeleton className="h-36 w-full" />
+        </Loading>
+      ) : monitors.length === 0 ? (
+        appOn ? (
+          canCreate ? (
+            <Section
+              id="new-monitor"
+              title="Add your first monitor"
+              description="A monitor probes one URL from four regions on its interval. An outage confirmed by two or more regions opens an incident and alerts you; one failing region shows as degraded, named, without waking anyone."
+            >
+              {form}
+            </Section>
+          ) : (
+            <EmptyState
+              title="No monitors yet"
+              description="An owner or admin can add a monitor: it probes a URL from four regions and alerts on outages."
+            />
+          )
+        ) : null
+      ) : (
+        <>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <HealthLegend />
+            {canCreate && !creating ? (
+              <span ref={addButton}>
+                <Button variant="primary" onClick={() => setCreating(true)}>
+                  Add monitor
+                </Button>
+              </span>
+            ) : null}
+          </div>
+          {creating ? (
+            <Section id="new-monitor" title="New monitor" headingLevel={3}>
+              {form}
+            </Section>
+          ) : null}
+          <ul aria-label="Monitors" className="space-y-4">
+            {monitors.map((monitor) => (
+              <MonitorRow key={monitor.id} siteId={siteId} monitor={monitor} />
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+function MonitorRow({ siteId, monitor }: { siteId: string; monitor: UptimeMonitor }) {
+  const base = `/v1/sites/${siteId}/uptime/monitors/${monitor.id}`;
+  const live = useResource<MonitorLive>(`${base}/live`);
+  const metrics = useResource<MonitorMetrics>(`${base}/metrics?hours=24`);
+  usePolling(live.reload, LIST_POLL_MS);
+  usePolling(metrics.reload, HOURS_POLL_MS);
+  const label = monitorLabel(monitor);
+  // The live answer carries the monitor too, fresher than the list's when polled in between.
+  const current = live.data?.monitor ?? monitor;
+  const latency = live.data ? currentLatency(live.data.regions) : undefined;
+  return (
+    <li className="rounded-lg border border-zinc-200 bg-white px-5 py-4 shadow-xs">
+      <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+        <div className="min-w-0">
+          <h3 className="text-base font-semibold break-words text-zinc-900">
+            <Link href={`/sites/${siteId}/uptime/${monitor.id}`} className="hover:underline">
+              {label}
+            </Link>
+          </h3>
+          {monitor.name ? <p className="text-sm break-all text-zinc-600">{monitor.url}</p> : null}
+        </div>
+        <MonitorStatusBadge monitor={current} live={live.data} />
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
+        <div>
+          <dt className="text-xs font-medium text-zinc-600">Latency now</dt>
+          <dd className="text-zinc-900 tabular-nums">
+            {latency === undefined ? (
+              live.error ? (
+                'not available'
+              ) : (
+                '…'
+              )
+            ) : latency === null ? (
+              live.data?.regions.some((r) => r.probe !== null) ? (
+                'no answer'
+              ) : (
+                'not measured yet'
+              )
+            ) : (
+              <>
+                {formatMs(latency.ms)}{' '}
+                <span className="text-xs text-zinc-600">
+                  median of {latency.regions} region{latency.regions === 1 ? '' : 's'}
+                </span>
+              </>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs font-medium text-zinc-600">Checks</dt>
+          <dd className="text-zinc-900">{cadenceLabel(current.cadence_seconds)}</dd>
+        </div>
+        <div className="col-span-2 sm:col-span-1">
+          <dt className="text-xs font-medium text-zinc-600">Last checked</dt>
+          <dd className="text-zinc-900">
+            {current.last_checked_at ? formatDateTime(current.last_checked_at) : 'not yet'}
+          </dd>
+        </div>
+      </dl>
+      <div className="mt-4">
+        {metrics.data ? (
+          <HealthBar
+            slots={hourSlots(
+              metrics.data.hours,
+              live.data?.openIncident
+                ? [...metrics.data.events, live.data.openIncident]
+                : metrics.data.events,
+              Date.now(),
+              currentHourState(current, Date.now()),
+            )}
+            label={`${label}: health per hour over the last 24 hours, oldest first`}
+          />
+        ) : metrics.error ? (
+          <p className="text-sm text-zinc-600">
+            The last 24 hours could not be loaded: {metrics.error.message}
+          </p>
+        ) : (
+          <Skeleton className="h-8 w-full" />
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,81 @@
+import { notifyQueued, usageAllowanceReached } from '@/jobs/events';
+import { activeRunner, createFunction, onBoot } from '@/jobs/runtime';
+import { getDb } from '@/lib/db/client';
+import { type DeliveryOptions, deliverDue, deliveriesDue, dispatchEvents } from '@/lib/notify/deliver';
+
+/**
+ * Batches of deliveries sent per invocation before the job re-enters through `notify/queued`: each
+ * batch is at most 50 deliveries, 4 at a time, each bounded by its 10 s (webhook) or 15 s (mail)
+ * deadline, so an invocation stays within a hosted function's limit.
+ */
+const BATCHES_PER_INVOCATION = 10;
+
+/**
+ * Notification delivery (lib/notify/deliver.ts): resolves queued events into (event, receiver)
+ * deliveries, then sends what is due, retries included. Triggered when something is queued
+ * (`notify/queued`, and `usage/allowance-reached` which the crawl and the render pass already send)
+ * and every minute, which picks up retries as they come due, events queued by code that sent no
+ * event, and deliveries a dead worker left behind. One invocation at a time: deliveries are claimed
+ * with row locks, so a second would only wait for the first's rows.
+ */
+export function createNotifyFunction(options: DeliveryOptions = {}) {
+  return createFunction(
+    {
+      id: 'notify-deliver',
+      name: 'Deliver notifications',
+      concurrency: [{ limit: 1 }],
+      retries: 3,
+      triggers: [notifyQueued, usageAllowanceReached, { cron: '* * * * *' }],
+    },
+    async ({ step }) => {
+      const dispatched = await step.run('dispatch', async () => dispatchEvents(await getDb(), options));
+      const totals = { dispatched, sent: 0, retrying: 0, failed: 0, cancelled: 0 };
+      for (let i = 0; i < BATCHES_PER_INVOCATION; i++) {
+        const batch = await step.run('deliver', async () => deliverDue(await getDb(), options));
+        totals.sent += batch.sent;
+        totals.retrying += batch.retrying;
+        totals.failed += batch.failed;
+        totals.cancelled += batch.cancelled;
+        if (batch.claimed === 0) return totals;
+      }
+      const more = await step.run('backlog', async () =>
+        deliveriesDue(await getDb(), options.now?.() ?? Date.now()),
+      );
+      if (more) await step.sendEvent('continue', { name: 'notify/queued', data: { reason: 'backlog' } });
+      return totals;
+    },
+  );
+}
+
+export const notifyDeliverFunction = createNotifyFunction();
+
+/**
+ * In-process, a look at the outbox every few seconds: producers that queue without sending
+ * `notify/queued` (the uptime round loop writes its incidents' notifications in the round's own
+ * transaction) are delivered within seconds rather than at the next minute. One indexed query per
+ * look; an event only when something is due. Hosted mode has the minute cron and the producers'
+ * events instead.
+ */
+export const OUTBOX_POLL_MS = 5_000;
+
+onBoot(({ sendEvent }) => {
+  const runner = activeRunner();
+  const look = async () => {
+    if (activeRunner() !== runner) return;
+    try {
+      const now = Date.now();
+      if (await deliveriesDue(await getDb(), now)) {
+        // One event per window at most: the runner drops a repeated id.
+        await sendEvent({
+          name: 'notify/queued',
+          id: `notify-poll:${Math.floor(now / OUTBOX_POLL_MS)}`,
+          data: { reason: 'poll' },
+        });
+      }
+    } catch (error) {
+      console.error('notifications: outbox check failed:', error);
+    }
+    if (activeRunner() === runner) setTimeout(look, OUTBOX_POLL_MS).unref();
+  };
+  setTimeout(look, OUTBOX_POLL_MS).unref();
+});

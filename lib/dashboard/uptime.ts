@@ -1,0 +1,23 @@
+import { notFound } from 'next/navigation';
+import { cache } from 'react';
+import { isUuid } from '@/lib/db/uuid';
+import { NotFoundError } from '@/lib/errors';
+import { getMonitor } from '@/lib/uptime/monitors';
+import type { MonitorResource } from '@/lib/uptime/resource';
+import { requireDashboard } from './session';
+
+/**
+ * The uptime monitor a dashboard page is about, or the 404 page: a malformed id, another site's
+ * monitor and an unknown one look the same, as they do through the API. Cached per request for the
+ * page and its metadata.
+ */
+export const monitorForPage = cache(async (siteId: string, monitorId: string): Promise<MonitorResource> => {
+  if (!isUuid(monitorId)) notFound();
+  const { db, principal } = await requireDashboard();
+  try {
+    return await getMonitor(db, principal, siteId, monitorId);
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+});

@@ -1,0 +1,199 @@
+import type { NotificationWebhook } from './webhook';
+
+/**
+ * What a notification is about: the `kind` a producer queues (`enqueueNotification`), which decides
+ * who receives it (`KIND_RECEIVERS`), how each format words it (lib/notify/message.ts) and the
+ * `type` of the generic http webhook's JSON (`HTTP_EVENT_TYPES`).
+ *
+ * Producers queue these kinds with the payloads typed below; a payload missing optional fields is
+ * still delivered (the formats leave out what is missing).
+ */
+export const NOTIFICATION_KINDS = [
+  'uptime-down',
+  'uptime-recovered',
+  'certificate-expiring',
+  'crawl-summary',
+  'allowance-reached',
+  'perf-regression',
+  'search-traffic-drop',
+  'stakeholder-report',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export const isNotificationKind = (kind: string): kind is NotificationKind =>
+  (NOTIFICATION_KINDS as readonly string[]).includes(kind);
+
+/** The settings lists of recipients (spec: Notification settings). */
+export const RECIPIENT_LISTS = [
+  'uptimeRecipients',
+  'crawlReportRecipients',
+  'searchAlertRecipients',
+  'perfAlertRecipients',
+  'reportRecipients',
+] as const;
+export type RecipientList = (typeof RECIPIENT_LISTS)[number];
+
+/** The settings lists of webhooks. */
+export const WEBHOOK_LISTS = ['uptimeWebhooks', 'searchAlertWebhooks', 'perfAlertWebhooks'] as const;
+export type WebhookList = (typeof WEBHOOK_LISTS)[number];
+
+export interface KindReceivers {
+  /** The settings list of recipients, or `admins`: the organization's owners and admins. */
+  recipients: RecipientList | 'admins';
+  /** The settings list of webhooks, or null when the kind goes to people only. */
+  webhooks: WebhookList | null;
+  /** A monitor's `alertEmails` and `alertWebhooks`, carried in the payload, are added on top. */
+  monitorTargets: boolean;
+}
+
+/**
+ * Who gets each kind (spec: Events). An allowance reached is billing news, which the settings have no
+ * list for: it goes to the organization's owners and admins, who alone can turn overage on.
+ */
+export const KIND_RECEIVERS: Record<NotificationKind, KindReceivers> = {
+  'uptime-down': { recipients: 'uptimeRecipients', webhooks: 'uptimeWebhooks', monitorTargets: true },
+  'uptime-recovered': { recipients: 'uptimeRecipients', webhooks: 'uptimeWebhooks', monitorTargets: true },
+  'certificate-expiring': {
+    recipients: 'uptimeRecipients',
+    webhooks: 'uptimeWebhooks',
+    monitorTargets: true,
+  },
+  'crawl-summary': { recipients: 'crawlReportRecipients', webhooks: null, monitorTargets: false },
+  'allowance-reached': { recipients: 'admins', webhooks: null, monitorTargets: false },
+  'perf-regression': {
+    recipients: 'perfAlertRecipients',
+    webhooks: 'perfAlertWebhooks',
+    monitorTargets: false,
+  },
+  'search-traffic-drop': {
+    recipients: 'searchAlertRecipients',
+    webhooks: 'searchAlertWebhooks',
+    monitorTargets: false,
+  },
+  'stakeholder-report': { recipients: 'reportRecipients', webhooks: null, monitorTargets: false },
+};
+
+/** `type` of the http webhook's body: dotted names, as the Standard Webhooks specification suggests. */
+export const HTTP_EVENT_TYPES: Record<NotificationKind | 'test', string> = {
+  'uptime-down': 'uptime.down',
+  'uptime-recovered': 'uptime.recovered',
+  'certificate-expiring': 'uptime.certificate_expiring',
+  'crawl-summary': 'crawl.summary',
+  'allowance-reached': 'usage.allowance_reached',
+  'perf-regression': 'performance.regression',
+  'search-traffic-drop': 'search.traffic_drop',
+  'stakeholder-report': 'report.monthly',
+  test: 'notification.test',
+};
+
+// ---- payloads, as producers queue them ------------------------------------------------------------
+
+/** What every uptime kind carries about its monitor, with the monitor's own extra targets. */
+export interface MonitorPayload {
+  monitorId: string;
+  /** null shows the URL. */
+  monitorName?: string | null;
+  url: string;
+  /** Delivered on top of whatever the settings resolve to (spec: Events rule 3). */
+  alertEmails?: string[];
+  alertWebhooks?: NotificationWebhook[];
+}
+
+export interface UptimeDownPayload extends MonitorPayload {
+  incidentId: string;
+  /** Epoch ms: the round that confirmed the outage. */
+  downAt: number;
+  cause?: string | null;
+  /** Regions that failed, e.g. ['eu', 'na']. */
+  failingRegions?: string[];
+  /** A short reason, e.g. "connection refused", if the producer has one. */
+  detail?: string | null;
+}
+
+export interface UptimeRecoveredPayload extends UptimeDownPayload {
+  recoveredAt: number;
+}
+
+export interface CertificateExpiringPayload extends MonitorPayload {
+  /** Epoch ms of the certificate's notAfter. */
+  expiresAt: number;
+  /** The warning threshold crossed: 14 or 3 days. */
+  days: number;
+}
+
+export interface CrawlSummaryPayload {
+  runId: string;
+  hostname: string;
+  state: 'completed' | 'failed';
+  error: string | null;
+  startedAt: number;
+  finishedAt: number;
+  pagesCrawled: number;
+  linksChecked: number;
+  /** Distinct broken targets; null when the Broken Links app is off. */
+  brokenCount: number | null;
+  internalBroken?: number;
+  externalBroken?: number;
+  /** 0-100; null when the SEO app did not run. */
+  seoScore: number | null;
+  seoIssueCount?: number;
+  /** The chained accessibility pass, once it finished; null when none ran. */
+  a11y: {
+    score: number | null;
+    critical: number;
+    serious: number;
+    moderate: number;
+    minor: number;
+    pagesScanned: number;
+  } | null;
+  /** Pages a limit kept from the run, if any ("5000 pages: the max-pages cap"). */
+  limitsHit?: string[];
+}
+
+export interface AllowanceReachedPayload {
+  app: 'crawl' | 'a11y' | string;
+  hostname: string;
+  /** YYYY-MM. */
+  period: string;
+  allowance: number;
+  used: number;
+}
+
+/** Queued by lib/fielddata/alert.ts when the Core Web Vitals verdict flips from pass to fail. */
+export interface PerfRegressionPayload {
+  hostname: string;
+  origin?: string;
+  /** `ALL`: every device. */
+  formFactor?: string;
+  /** YYYY-MM-DD, the last day of the collection window that failed, and of the last one that passed. */
+  periodEnd?: string;
+  previousPeriodEnd?: string | null;
+  /** Each Core Web Vital over its bound: p75 before (last passing window) and after, and the bound. */
+  failing: { metric: string; threshold: number; before: number | null; after: number }[];
+}
+
+/** A week of search traffic, `YYYY-MM-DD` inclusive. */
+export interface SearchWeek {
+  from: string;
+  to: string;
+  clicks: number;
+  impressions: number;
+}
+
+/** Queued by lib/search/analytics.ts when the last 7 days' clicks fell past the alert's threshold. */
+export interface SearchTrafficDropPayload {
+  hostname: string;
+  property?: string | null;
+  last7: SearchWeek;
+  previous7: SearchWeek;
+  /** Change of clicks in percent (negative for a drop). */
+  clicksChangePct: number | null;
+  thresholdPct?: number;
+  minClicks?: number;
+}
+
+export interface StakeholderReportPayload {
+  hostname: string;
+  /** YYYY-MM. */
+  period: string;
+}

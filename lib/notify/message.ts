@@ -1,0 +1,375 @@
+import {
+  type AllowanceReachedPayload,
+  type CertificateExpiringPayload,
+  type CrawlSummaryPayload,
+  HTTP_EVENT_TYPES,
+  type NotificationKind,
+  type PerfRegressionPayload,
+  type SearchTrafficDropPayload,
+  type StakeholderReportPayload,
+  type UptimeDownPayload,
+  type UptimeRecoveredPayload,
+} from './kinds';
+
+/**
+ * One notification as every format renders it: what happened in a title and a sentence, the figures
+ * as label/value facts, and the page of the dashboard to open. Each format (email, Slack, Discord,
+ * Teams, http) is a view of this, so a kind is worded once.
+ */
+export interface Message {
+  kind: NotificationKind | 'test';
+  /** The http webhook body's `type`. */
+  type: string;
+  /** The event's id (the same for every receiver of the event). */
+  eventId: string;
+  /** When it happened, epoch ms. */
+  occurredAt: number;
+  title: string;
+  summary: string;
+  tone: 'alert' | 'warning' | 'success' | 'info';
+  facts: { label: string; value: string }[];
+  link: { url: string; label: string };
+  organizationName: string;
+  /** The http webhook body's `data`: the event's own fields, without other receivers' addresses. */
+  data: Record<string, unknown>;
+}
+
+/** The tone in a word, where a format shows it as text (email, Teams). */
+export const TONE_WORDS: Record<Message['tone'], string> = {
+  alert: 'Alert',
+  warning: 'Warning',
+  success: 'Resolved',
+  info: 'Update',
+};
+
+export interface MessageContext {
+  eventId: string;
+  occurredAt: number;
+  appUrl: string;
+  organizationName: string;
+  site: { id: string; hostname: string } | null;
+}
+
+const REGION_NAMES: Record<string, string> = {
+  na: 'North America',
+  eu: 'Europe',
+  as: 'Asia',
+  oc: 'Oceania',
+};
+
+const CAUSES: Record<string, string> = {
+  dns: 'DNS lookup failed',
+  tls: 'TLS error',
+  timeout: 'timed out',
+  http_5xx: 'server error (5xx)',
+  http_4xx: 'client error (4xx)',
+  redirect: 'redirect error',
+  network: 'network error',
+};
+
+/** `2026-11-24 09:05 UTC`: one unambiguous form for every receiver, whatever their time zone. */
+export function formatTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export function formatDuration(ms: number): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 1) return 'less than a minute';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours < 48) return rest ? `${hours} h ${rest} min` : `${hours} h`;
+  return `${Math.floor(hours / 24)} days ${hours % 24} h`;
+}
+
+const count = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** Fields that name other receivers never go out in a message. */
+function publicData(payload: Record<string, unknown>): Record<string, unknown> {
+  const { alertEmails: _emails, alertWebhooks: _webhooks, ...rest } = payload;
+  return rest;
+}
+
+type Draft = Pick<Message, 'title' | 'summary' | 'tone' | 'facts'> & { path: string; linkLabel: string };
+type Payload = Record<string, unknown>;
+
+const num = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+function monitorLabel(p: { monitorName?: string | null; url?: string }): string {
+  return str(p.monitorName) ?? str(p.url) ?? 'a monitor';
+}
+
+function uptimeDown(payload: Payload, site: string, sitePath: string): Draft {
+  const p = payload as Partial<UptimeDownPayload>;
+  const name = monitorLabel(p);
+  const cause = p.cause ? (CAUSES[p.cause] ?? p.cause) : null;
+  const regions = (Array.isArray(p.failingRegions) ? p.failingRegions : []).map((r) => REGION_NAMES[r] ?? r);
+  const facts = [
+    { label: 'Monitor', value: name },
+    { label: 'URL', value: str(p.url) ?? '' },
+    { label: 'Cause', value: [cause, str(p.detail)].filter(Boolean).join(': ') },
+    { label: 'Failing regions', value: regions.join(', ') },
+    { label: 'Down since', value: num(p.downAt) === null ? '' : formatTime(p.downAt as number) },
+  ];
+  return {
+    title: `Down: ${name}`,
+    summary: `${name} on ${site} is down${cause ? ` (${cause})` : ''}, confirmed from ${regions.length > 1 ? `${regions.length} regions` : 'several regions'}.`,
+    tone: 'alert',
+    facts,
+    path: p.monitorId ? `${sitePath}/uptime/${p.monitorId}` : `${sitePath}/uptime`,
+    linkLabel: 'Open the monitor',
+  };
+}
+
+function uptimeRecovered(payload: Payload, site: string, sitePath: string): Draft {
+  const p = payload as Partial<UptimeRecoveredPayload>;
+  const name = monitorLabel(p);
+  const down = num(p.downAt);
+  const up = num(p.recoveredAt);
+  const downtime = down !== null && up !== null ? formatDuration(up - down) : null;
+  return {
+    title: `Recovered: ${name}`,
+    summary: `${name} on ${site} is back up${downtime ? ` after ${downtime} of downtime` : ''}.`,
+    tone: 'success',
+    facts: [
+      { label: 'Monitor', value: name },
+      { label: 'URL', value: str(p.url) ?? '' },
+      { label: 'Down since', value: down === null ? '' : formatTime(down) },
+      { label: 'Recovered at', value: up === null ? '' : formatTime(up) },
+      { label: 'Downtime', value: downtime ?? '' },
+      { label: 'Cause', value: p.cause ? (CAUSES[p.cause] ?? p.cause) : '' },
+    ],
+    path: p.monitorId ? `${sitePath}/uptime/${p.monitorId}` : `${sitePath}/uptime`,
+    linkLabel: 'Open the monitor',
+  };
+}
+
+function certificateExpiring(payload: Payload, site: string, sitePath: string): Draft {
+  const p = payload as Partial<CertificateExpiringPayload>;
+  const expires = num(p.expiresAt);
+  const days = num(p.days);
+  const host = (() => {
+    try {
+      return new URL(str(p.url) ?? '').hostname;
+    } catch {
+      return site;
+    }
+  })();
+  return {
+    title: `Certificate of ${host} expires${days === null ? ' soon' : ` within ${count(days, 'day')}`}`,
+    summary: `The TLS certificate served at ${str(p.url) ?? host} expires${expires === null ? ' soon' : ` on ${formatTime(expires)}`}. Renew it before visitors see a security warning and the monitor goes down.`,
+    tone: 'warning',
+    facts: [
+      { label: 'Monitor', value: monitorLabel(p) },
+      { label: 'Expires', value: expires === null ? '' : formatTime(expires) },
+    ],
+    path: p.monitorId ? `${sitePath}/uptime/${p.monitorId}` : `${sitePath}/uptime`,
+    linkLabel: 'Open the monitor',
+  };
+}
+
+function crawlSummary(payload: Payload, site: string, sitePath: string): Draft {
+  const p = payload as Partial<CrawlSummaryPayload>;
+  const broken = num(p.brokenCount);
+  if (p.state === 'failed') {
+    return {
+      title: `Crawl failed: ${site}`,
+      summary: `The crawl of ${site} failed: ${str(p.error) ?? 'no reason recorded'}.`,
+      tone: 'alert',
+      facts: [
+        { label: 'Started', value: num(p.startedAt) === null ? '' : formatTime(p.startedAt as number) },
+      ],
+      path: sitePath,
+      linkLabel: 'Open the site',
+    };
+  }
+  const a11y = p.a11y && typeof p.a11y === 'object' ? p.a11y : null;
+  const facts = [
+    { label: 'Pages crawled', value: num(p.pagesCrawled)?.toLocaleString('en-US') ?? '' },
+    { label: 'Links checked', value: num(p.linksChecked)?.toLocaleString('en-US') ?? '' },
+    {
+      label: 'Broken links',
+      value:
+        broken === null
+          ? ''
+          : `${broken.toLocaleString('en-US')}${
+              num(p.internalBroken) !== null && num(p.externalBroken) !== null
+                ? ` (${p.internalBroken} internal, ${p.externalBroken} external)`
+                : ''
+            }`,
+    },
+    {
+      label: 'SEO score',
+      value:
+        num(p.seoScore) === null
+          ? ''
+          : `${p.seoScore}/100${num(p.seoIssueCount) === null ? '' : `, ${count(p.seoIssueCount as number, 'issue')}`}`,
+    },
+    { label: 'Accessibility score', value: a11y && num(a11y.score) !== null ? `${a11y.score}/100` : '' },
+    {
+      label: 'Accessibility violations',
+      value: a11y
+        ? `${a11y.critical} critical, ${a11y.serious} serious, ${a11y.moderate} moderate, ${a11y.minor} minor on ${count(a11y.pagesScanned, 'page')}`
+        : '',
+    },
+    { label: 'Cut short', value: (Array.isArray(p.limitsHit) ? p.limitsHit : []).join('; ') },
+  ];
+  const headline =
+    broken === null
+      ? 'finished'
+      : broken === 0
+        ? 'found no broken links'
+        : `found ${count(broken, 'broken link')}`;
+  return {
+    title: `Crawl of ${site}: ${broken === null ? 'finished' : count(broken, 'broken link')}`,
+    summary: `The crawl of ${site} ${headline} on ${count(num(p.pagesCrawled) ?? 0, 'page')}.`,
+    tone: broken ? 'warning' : 'info',
+    facts,
+    path: broken ? `${sitePath}/links` : sitePath,
+    linkLabel: broken ? 'See the broken links' : 'Open the site',
+  };
+}
+
+const APP_NAMES: Record<string, string> = { crawl: 'pages crawled', a11y: 'pages rendered' };
+
+function allowanceReached(payload: Payload, site: string): Draft {
+  const p = payload as Partial<AllowanceReachedPayload>;
+  const what = APP_NAMES[p.app ?? ''] ?? `${p.app ?? 'usage'}`;
+  const paused = p.app === 'a11y' ? 'Accessibility scans are' : 'Crawling is';
+  return {
+    title: `${site} used its monthly allowance of ${what}`,
+    summary: `${site} used ${num(p.used)?.toLocaleString('en-US') ?? 'all'} of its ${num(p.allowance)?.toLocaleString('en-US') ?? ''} ${what} in ${p.period ?? 'this period'}. ${paused} paused until the next month; turn overage billing on to continue now.`,
+    tone: 'warning',
+    facts: [
+      { label: 'Period', value: str(p.period) ?? '' },
+      { label: 'Used', value: num(p.used)?.toLocaleString('en-US') ?? '' },
+      { label: 'Allowance', value: num(p.allowance)?.toLocaleString('en-US') ?? '' },
+    ],
+    path: '/billing',
+    linkLabel: 'Open billing',
+  };
+}
+
+const METRIC_UNITS: Record<string, (v: number) => string> = {
+  lcp: (v) => `${(v / 1000).toFixed(2)} s`,
+  inp: (v) => `${Math.round(v)} ms`,
+  ttfb: (v) => `${Math.round(v)} ms`,
+  cls: (v) => v.toFixed(2),
+};
+
+function perfRegression(payload: Payload, site: string, sitePath: string): Draft {
+  const p = payload as Partial<PerfRegressionPayload>;
+  const failing = (Array.isArray(p.failing) ? p.failing : []).filter((m) => typeof m?.metric === 'string');
+  const show = (metric: string, v: number | null | undefined) =>
+    v === null || v === undefined ? 'no data' : (METRIC_UNITS[metric.toLowerCase()] ?? String)(v);
+  return {
+    title: `Core Web Vitals now failing: ${site}`,
+    summary: `Real-user Core Web Vitals of ${site} went from pass to fail${failing.length ? ` (${failing.map((m) => m.metric.toUpperCase()).join(', ')} over the bound)` : ''}.`,
+    tone: 'alert',
+    facts: [
+      ...failing.map((m) => ({
+        label: `${m.metric.toUpperCase()} (p75)`,
+        value: `${show(m.metric, m.before)} → ${show(m.metric, m.after)}${num(m.threshold) === null ? '' : ` (good up to ${show(m.metric, m.threshold)})`}`,
+      })),
+      { label: 'Devices', value: p.formFactor === 'ALL' ? 'all devices' : (str(p.formFactor) ?? '') },
+      { label: '28-day window ending', value: str(p.periodEnd) ?? '' },
+    ],
+    path: `${sitePath}/performance`,
+    linkLabel: 'Open performance',
+  };
+}
+
+function searchTrafficDrop(payload: Payload, site: string, sitePath: string): Draft {
+  const p = payload as Partial<SearchTrafficDropPayload>;
+  const change = num(p.clicksChangePct);
+  const last = p.last7 && typeof p.last7 === 'object' ? p.last7 : null;
+  const previous = p.previous7 && typeof p.previous7 === 'object' ? p.previous7 : null;
+  const clicks = (week: typeof last) =>
+    week && num(week.clicks) !== null ? week.clicks.toLocaleString('en-US') : '?';
+  const span = (week: typeof last) => (week ? `${week.from} to ${week.to}` : '');
+  return {
+    title: `Search clicks dropped${change === null ? '' : ` ${Math.abs(Math.round(change))}%`}: ${site}`,
+    summary: `Clicks from Google Search to ${site} fell from ${clicks(previous)} to ${clicks(last)} in a week${last ? ` (${span(last)})` : ''}.`,
+    tone: 'warning',
+    facts: [
+      { label: 'Property', value: str(p.property) ?? '' },
+      { label: 'Last 7 days', value: last ? `${clicks(last)} clicks, ${span(last)}` : '' },
+      { label: 'The 7 days before', value: previous ? `${clicks(previous)} clicks, ${span(previous)}` : '' },
+      { label: 'Change', value: change === null ? '' : `${change > 0 ? '+' : ''}${change}%` },
+    ],
+    path: `${sitePath}/search`,
+    linkLabel: 'Open search traffic',
+  };
+}
+
+function stakeholderReport(payload: Payload, site: string, sitePath: string): Draft {
+  const p = payload as Partial<StakeholderReportPayload>;
+  return {
+    title: `Monthly report for ${site}: ${p.period ?? ''}`.trim(),
+    summary: `The monthly report of ${site} for ${p.period ?? 'last month'} is ready.`,
+    tone: 'info',
+    facts: [{ label: 'Period', value: str(p.period) ?? '' }],
+    path: sitePath,
+    linkLabel: 'Open the site',
+  };
+}
+
+function testDraft(_payload: Payload, _site: string, _sitePath: string, organizationName: string): Draft {
+  return {
+    title: 'Test notification from Sitewatch',
+    summary: `This is a test sent from the notification settings of ${organizationName}. If you can read it, delivery to this target works.`,
+    tone: 'info',
+    facts: [],
+    path: '/notifications',
+    linkLabel: 'Open notification settings',
+  };
+}
+
+type Drafter = (payload: Payload, site: string, sitePath: string, organizationName: string) => Draft;
+
+/** How each kind is worded. */
+const DRAFTS: Record<NotificationKind | 'test', Drafter> = {
+  'uptime-down': uptimeDown,
+  'uptime-recovered': uptimeRecovered,
+  'certificate-expiring': certificateExpiring,
+  'crawl-summary': crawlSummary,
+  'allowance-reached': allowanceReached,
+  'perf-regression': perfRegression,
+  'search-traffic-drop': searchTrafficDrop,
+  'stakeholder-report': stakeholderReport,
+  test: testDraft,
+};
+
+/** The message of one event (or of a test send, kind `test`). */
+export function buildMessage(
+  kind: NotificationKind | 'test',
+  payload: Record<string, unknown>,
+  context: MessageContext,
+): Message {
+  const site = context.site?.hostname ?? str(payload.hostname) ?? 'your site';
+  const sitePath = context.site ? `/sites/${context.site.id}` : '/sites';
+  const draft = DRAFTS[kind](payload, site, sitePath, context.organizationName);
+  const url = `${context.appUrl}${draft.path}`;
+  return {
+    kind,
+    type: HTTP_EVENT_TYPES[kind],
+    eventId: context.eventId,
+    occurredAt: context.occurredAt,
+    title: draft.title,
+    summary: draft.summary,
+    tone: draft.tone,
+    // A fact the payload had no value for is left out rather than shown empty.
+    facts: draft.facts.filter((f) => f.value !== ''),
+    link: { url, label: draft.linkLabel },
+    organizationName: context.organizationName,
+    data: {
+      ...publicData(payload),
+      organization: { name: context.organizationName },
+      site: context.site,
+      dashboardUrl: url,
+    },
+  };
+}

@@ -1,0 +1,198 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Principal } from '@/lib/auth/principal';
+import { monitorPool } from '@/lib/billing/monitors';
+import { overageState } from '@/lib/billing/settings';
+import type { Db } from '@/lib/db/client';
+import { type Site, type UptimeMonitor, uptimeMonitors } from '@/lib/db/schema';
+import { ConflictError, ForbiddenError, NotFoundError } from '@/lib/errors';
+import type { NotificationWebhook } from '@/lib/notify/webhook';
+import { getVisibleSite } from '@/lib/sites/access';
+import { type MonitorResource, monitorResource } from './resource';
+import { nextRoundAt } from './schedule';
+import { MONITOR_NOT_FOUND } from './types';
+
+/**
+ * A monitor's settings as validated by the API (lib/api/schemas/uptime.ts, which proves its
+ * output is exactly this shape): every field at creation, defaults applied; any subset on edit.
+ */
+export interface MonitorSettings {
+  url: string;
+  /** null shows the URL. */
+  name: string | null;
+  cadenceSeconds: number;
+  timeoutSeconds: number;
+  enabled: boolean;
+  alertEmails: string[];
+  alertWebhooks: NotificationWebhook[];
+}
+export type MonitorEdit = Partial<MonitorSettings>;
+
+export const UPTIME_APP_OFF =
+  'the Uptime app is not enabled for this site: turn it on (PATCH /v1/sites/{id} with uptimeEnabled: true) to add monitors';
+
+const flag = (on: boolean): 0 | 1 => (on ? 1 : 0);
+
+/** GET /v1/sites/{id}/uptime/monitors: the site's monitors, oldest first. */
+export async function listMonitors(db: Db, principal: Principal, siteId: string): Promise<MonitorResource[]> {
+  const site = await getVisibleSite(db, principal, siteId);
+  const rows = await db
+    .select()
+    .from(uptimeMonitors)
+    .where(and(eq(uptimeMonitors.tenant_id, site.tenant_id), eq(uptimeMonitors.site_id, site.id)))
+    .orderBy(asc(uptimeMonitors.created_at), asc(uptimeMonitors.id));
+  return rows.map(monitorResource);
+}
+
+// Advisory lock namespace for "monitor slots of one tenant" (two-int form, beside the site slots').
+const MONITOR_SLOT_LOCK = 7_419_101;
+
+/**
+ * POST /v1/sites/{id}/uptime/monitors (the route requires 'manage'). 409 while the site's Uptime
+ * app is off; 403 past the organization's pooled allowance with overage off, checked under a
+ * per-tenant lock so concurrent creations cannot both take the last slot. An enabled monitor's
+ * first round is due at once: every region probes it on the scheduler's next pass.
+ */
+export async function createMonitor(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  input: MonitorSettings,
+  now = Date.now(),
+): Promise<MonitorResource> {
+  const site = await getVisibleSite(db, principal, siteId);
+  if (site.uptime_enabled !== 1) throw new ConflictError(UPTIME_APP_OFF);
+  const row = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MONITOR_SLOT_LOCK}, hashtext(${site.tenant_id}))`);
+    const { used, pool } = await monitorPool(tx, site.tenant_id);
+    if (used >= pool && !(await overageState(tx, site.tenant_id)).enabled) {
+      throw new ForbiddenError(
+        `included uptime monitors used up: ${used} of ${pool} (2 per site, pooled across the organization) and overage billing is off; turn overage on (PATCH /v1/billing) or delete a monitor`,
+      );
+    }
+    const [inserted] = await tx
+      .insert(uptimeMonitors)
+      .values({
+        site_id: site.id,
+        tenant_id: site.tenant_id,
+        url: input.url,
+        name: input.name,
+        cadence_seconds: input.cadenceSeconds,
+        timeout_seconds: input.timeoutSeconds,
+        enabled: flag(input.enabled),
+        alert_emails: JSON.stringify(input.alertEmails),
+        alert_webhooks: JSON.stringify(input.alertWebhooks),
+        status: 'unknown',
+        next_probe_at: input.enabled ? now : null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning();
+    return inserted;
+  });
+  if (!row) throw new Error('monitor insert returned no row');
+  return monitorResource(row);
+}
+
+/** The site (visible to the caller) and its monitor, or 404; `forUpdate` inside a transaction. */
+export async function findMonitor(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  monitorId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<{ site: Site; monitor: UptimeMonitor }> {
+  const site = await getVisibleSite(db, principal, siteId);
+  const query = db
+    .select()
+    .from(uptimeMonitors)
+    .where(
+      and(
+        eq(uptimeMonitors.tenant_id, site.tenant_id),
+        eq(uptimeMonitors.site_id, site.id),
+        eq(uptimeMonitors.id, monitorId),
+      ),
+    )
+    .limit(1);
+  const [monitor] = await (options.forUpdate ? query.for('update') : query);
+  if (!monitor) throw new NotFoundError(MONITOR_NOT_FOUND);
+  return { site, monitor };
+}
+
+/** GET .../monitors/{monitorId}. */
+export async function getMonitor(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  monitorId: string,
+): Promise<MonitorResource> {
+  return monitorResource((await findMonitor(db, principal, siteId, monitorId)).monitor);
+}
+
+/**
+ * PATCH .../monitors/{monitorId} (the route requires 'manage'). Omitted fields keep their value.
+ * The state table: `enabled: false` pauses (probing stops, monitor and history stay); `enabled:
+ * true` on a paused monitor resumes it with a round due at once, as does a new URL (a new target
+ * deserves a fresh look from every region). A new cadence moves the next round onto it. Allowed
+ * while the Uptime app is off: the monitor stays stopped until the app is on again.
+ */
+export async function updateMonitor(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  monitorId: string,
+  input: MonitorEdit,
+  now = Date.now(),
+): Promise<MonitorResource> {
+  const row = await db.transaction(async (tx) => {
+    const { monitor: before } = await findMonitor(tx, principal, siteId, monitorId, { forUpdate: true });
+    const after = applyEdit(before, input, now);
+    const changes = Object.fromEntries(
+      Object.entries(after).filter(([key, value]) => before[key as keyof UptimeMonitor] !== value),
+    ) as Partial<UptimeMonitor>;
+    if (Object.keys(changes).length === 0) return before;
+    const [updated] = await tx
+      .update(uptimeMonitors)
+      .set({ ...changes, updated_at: now })
+      .where(and(eq(uptimeMonitors.tenant_id, before.tenant_id), eq(uptimeMonitors.id, before.id)))
+      .returning();
+    return updated ?? before;
+  });
+  return monitorResource(row);
+}
+
+function applyEdit(before: UptimeMonitor, input: MonitorEdit, now: number): UptimeMonitor {
+  const after: UptimeMonitor = { ...before };
+  if (input.url !== undefined) after.url = input.url;
+  if (input.name !== undefined) after.name = input.name;
+  if (input.cadenceSeconds !== undefined) after.cadence_seconds = input.cadenceSeconds;
+  if (input.timeoutSeconds !== undefined) after.timeout_seconds = input.timeoutSeconds;
+  if (input.enabled !== undefined) after.enabled = flag(input.enabled);
+  if (input.alertEmails !== undefined) after.alert_emails = JSON.stringify(input.alertEmails);
+  if (input.alertWebhooks !== undefined) after.alert_webhooks = JSON.stringify(input.alertWebhooks);
+
+  const resumed = before.enabled === 0 && after.enabled === 1;
+  const newTarget = after.url !== before.url;
+  if (after.enabled === 0) {
+    // Paused: nothing is due. A round already out finishes and is recorded.
+    after.next_probe_at = null;
+  } else if (resumed || newTarget || before.next_probe_at === null) {
+    after.next_probe_at = now;
+  } else if (after.cadence_seconds !== before.cadence_seconds && before.last_checked_at !== null) {
+    after.next_probe_at = nextRoundAt(after.id, after.cadence_seconds, before.last_checked_at, now);
+  }
+  return after;
+}
+
+/** DELETE .../monitors/{monitorId} (the route requires 'manage'): its incidents, results and buckets go with it. */
+export async function deleteMonitor(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  monitorId: string,
+): Promise<{ deleted: true }> {
+  const { monitor } = await findMonitor(db, principal, siteId, monitorId);
+  await db
+    .delete(uptimeMonitors)
+    .where(and(eq(uptimeMonitors.tenant_id, monitor.tenant_id), eq(uptimeMonitors.id, monitor.id)));
+  return { deleted: true };
+}

@@ -1,0 +1,158 @@
+import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
+import { settled, tabTo } from './support/page';
+import { snap } from './support/snap';
+
+// One story: the org defaults, a failing test send, the limits, the secret, the log, a site's own.
+test.describe.configure({ mode: 'serial' });
+
+const HOST = 'notify.example.com';
+let siteId = '';
+
+async function bothWidths(page: Page, name: string, label: string) {
+  await settled(page);
+  await snap(page, name);
+  await expectNoAxeViolations(page, label);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, `${name}-390`);
+  await expectNoAxeViolations(page, `${label} at 390 px`);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('a site to notify about', async ({ page }) => {
+  const res = await page.request.post('/v1/sites', {
+    data: {
+      rootUrl: `https://${HOST}/`,
+      scannerEnabled: false,
+      seoEnabled: false,
+      performanceEnabled: false,
+    },
+  });
+  expect(res.status()).toBe(201);
+  siteId = ((await res.json()) as { site: { id: string } }).site.id;
+});
+
+test('Notifications in the nav: the defaults, axe-clean at 1280 and 390 px', async ({ page }) => {
+  await page.goto('/sites');
+  await page
+    .getByRole('navigation', { name: 'Dashboard' })
+    .getByRole('link', { name: 'Notifications' })
+    .click();
+  await expect(page).toHaveURL(/\/notifications$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Default receivers' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Signing secret' })).toHaveValue(/^whsec_/);
+  await bothWidths(page, 'notifications-empty', 'notification settings');
+});
+
+test('with the keyboard: over the limit, the summary takes focus and leads to the list', async ({ page }) => {
+  await page.goto('/notifications');
+  await settled(page);
+  const uptime = page.getByRole('group', { name: 'Uptime alerts' });
+  const addresses = uptime.getByLabel('Other addresses');
+  await tabTo(page, addresses, 60);
+  await page.keyboard.type(Array.from({ length: 11 }, (_, i) => `p${i}@example.com`).join('\n'));
+  await tabTo(page, page.getByRole('button', { name: 'Save notification settings' }), 80);
+  await page.keyboard.press('Enter');
+  const summary = page.getByRole('alert').filter({ hasText: 'There is a problem' });
+  await expect(summary).toBeFocused();
+  await expect(addresses).toHaveAttribute('aria-invalid', 'true');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(addresses).toBeFocused();
+  await snap(page, 'notifications-errors');
+  await expectNoAxeViolations(page, 'notification settings with errors');
+  // Nothing was saved.
+  const saved = (await (await page.request.get('/v1/notifications')).json()) as {
+    settings: { uptimeRecipients: unknown[] };
+  };
+  expect(saved.settings.uptimeRecipients).toEqual([]);
+});
+
+test('a webhook that refuses: Send test shows the reason; saving keeps member and address', async ({
+  page,
+}) => {
+  await page.goto('/notifications');
+  await settled(page);
+  const uptime = page.getByRole('group', { name: 'Uptime alerts' });
+  await uptime.getByRole('button', { name: 'Add webhook' }).click();
+  const url = uptime.getByLabel('Webhook 1 URL');
+  await expect(url).toBeFocused();
+  await page.keyboard.type('http://127.0.0.2:9/hook');
+  await uptime.getByRole('button', { name: 'Send test to webhook 1' }).click();
+  await expect(uptime.getByText(/Test failed: .*(refused|unreachable|private)/)).toBeVisible();
+  await uptime.getByLabel('Other addresses').fill('ops@example.com');
+  await uptime.getByRole('checkbox', { name: /owner@example.com/ }).check();
+  await page.getByRole('button', { name: 'Save notification settings' }).click();
+  await expect(page.getByText('Saved. The next notification goes to these receivers.')).toBeVisible();
+  const saved = (await (await page.request.get('/v1/notifications')).json()) as {
+    settings: { uptimeRecipients: Array<{ kind: string }>; uptimeWebhooks: unknown[] };
+  };
+  expect(saved.settings.uptimeRecipients.map((r) => r.kind)).toEqual(['user', 'email']);
+  expect(saved.settings.uptimeWebhooks).toHaveLength(1);
+});
+
+test('the signing secret: reveal, rotate after a confirmation', async ({ page }) => {
+  await page.goto('/notifications');
+  await settled(page);
+  const secret = page.getByRole('textbox', { name: 'Signing secret' });
+  const before = await secret.inputValue();
+  await expect(secret).toHaveAttribute('type', 'password');
+  await page.getByRole('button', { name: 'Reveal' }).click();
+  await expect(secret).toHaveAttribute('type', 'text');
+  await page.getByRole('button', { name: 'Rotate', exact: true }).click();
+  await page.getByRole('button', { name: 'Rotate the secret now' }).click();
+  await expect(page.getByText(/previous one still signs for 24 hours/)).toBeVisible();
+  await expect(secret).not.toHaveValue(before);
+  await expect(page.getByText(/The previous secret signs until/)).toBeVisible();
+});
+
+test('the delivery log: empty state, filters, axe-clean at 1280 and 390 px', async ({ page }) => {
+  await page.goto('/notifications');
+  await page.getByRole('link', { name: 'Delivery log' }).click();
+  await expect(page).toHaveURL(/\/notifications\/deliveries$/);
+  await settled(page);
+  await expect(page.getByRole('search', { name: 'Filter deliveries' })).toBeVisible();
+  await bothWidths(page, 'deliveries', 'delivery log');
+  await page.getByLabel('Kind').selectOption('crawl-summary');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/kind=crawl-summary/);
+  await expect(page.getByLabel('Kind')).toHaveValue('crawl-summary');
+  await expect(
+    page
+      .getByText('No deliveries match these filters')
+      .or(page.getByRole('list', { name: 'Notification deliveries, newest first' })),
+  ).toBeVisible();
+});
+
+test("a site's own receivers without the defaults, then back to the defaults", async ({ page }) => {
+  await page.goto(`/sites/${siteId}/settings`);
+  await settled(page);
+  const section = page.getByRole('region', { name: 'Notifications' });
+  await expect(section.getByText(/notifies the organization's/)).toBeVisible();
+  await bothWidths(page, 'site-notifications', 'site settings with notifications');
+  await section.getByRole('button', { name: 'Set receivers for this site' }).click();
+  await section.getByRole('checkbox', { name: /Also notify/ }).uncheck();
+  await section
+    .getByRole('group', { name: 'Crawl summaries' })
+    .getByLabel('Other addresses')
+    .fill('site@example.com');
+  await section.getByRole('button', { name: 'Save notification settings' }).click();
+  await expect(section.getByText(/^Saved\./)).toBeVisible();
+  const own = (await (await page.request.get(`/v1/sites/${siteId}/notifications`)).json()) as {
+    overridden: boolean;
+    settings: { includeOrgDefaults: boolean };
+  };
+  expect(own).toMatchObject({ overridden: true, settings: { includeOrgDefaults: false } });
+  await bothWidths(page, 'site-notifications-own', 'site with its own receivers');
+  await section.getByRole('button', { name: "Use the organization's defaults" }).click();
+  await section.getByRole('button', { name: "Remove this site's own receivers" }).click();
+  await expect(
+    section.getByRole('status').filter({ hasText: /now uses the organization's default/ }),
+  ).toBeFocused();
+  const back = (await (await page.request.get(`/v1/sites/${siteId}/notifications`)).json()) as {
+    overridden: boolean;
+  };
+  expect(back.overridden).toBe(false);
+});

@@ -1,0 +1,130 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '@/lib/auth/principal';
+import { listCrawledUrls, PAGE_SORTS } from '@/lib/crawl/pages';
+import type { Db } from '@/lib/db/client';
+import * as schema from '@/lib/db/schema';
+import { useTestDatabase } from '../support/db';
+import { insertSite } from '../support/fixtures';
+
+/*
+ * A page of a finished crawl's URLs under any sort is read from an index (migration 0014), not sorted
+ * from every row of the run: each sort key, as the pages list's query flattens it, must be exactly the
+ * expression of its crawl_urls index. The list's own query is captured and explained with sequential
+ * scans and sorts priced out, so the plan names the index whenever one matches.
+ */
+
+let db: Db;
+let driver: string;
+let teardown: () => Promise<void>;
+let principal: Principal;
+let siteId: string;
+const INDEX: Record<(typeof PAGE_SORTS)[number], string> = {
+  url: 'crawl_urls_run_id_url_pk',
+  status: 'crawl_urls_sort_status_idx',
+  depth: 'crawl_urls_sort_depth_idx',
+  inlinks: 'crawl_urls_sort_inlinks_idx',
+  outlinks: 'crawl_urls_sort_outlinks_idx',
+  responseTime: 'crawl_urls_sort_response_idx',
+};
+
+beforeAll(async () => {
+  ({ db, driver, teardown } = await useTestDatabase());
+  const tenantId = 'org-sort-indexes';
+  await db.insert(schema.organizations).values({ id: tenantId, name: 'sorts', slug: 'sorts' });
+  siteId = await insertSite(db, tenantId, 'sorts.example');
+  principal = { tenantId, via: 'key', keyId: 'k', siteIds: 'all', canCrawl: true };
+});
+afterAll(() => teardown());
+
+/**
+ * A crawl run of the site with 40 URLs: running (half of them done, no inlinks yet), completed (every
+ * row done with its inlinks counted) or completed before migration 0009 counted inlinks (`legacy`).
+ */
+async function storeRun(state: 'running' | 'completed' | 'legacy'): Promise<string> {
+  const [run] = await db
+    .insert(schema.runs)
+    .values({
+      site_id: siteId,
+      tenant_id: principal.tenantId,
+      started_at: Date.now(),
+      state: state === 'running' ? 'running' : 'completed',
+      kind: 'crawl',
+    })
+    .returning({ id: schema.runs.id });
+  await db.execute(sql`
+    insert into crawl_urls (run_id, url, kind, depth, state, verdict, status_code, redirect_chain, response_ms,
+      is_page, links, inlinks)
+    select ${run!.id}::uuid, 'https://sorts.example/' || i, 'internal', i % 3,
+      ${state === 'running' ? sql`case when i % 2 = 0 then 'done' else 'pending' end` : sql`'done'`},
+      'ok', 200, case when i % 4 = 0 then '[{"status":301,"url":"https://sorts.example/' || i || '"},{"status":200,"url":"https://sorts.example/"}]' end,
+      i * 10, 1, '[["https://sorts.example/", null, null, null]]'::jsonb,
+      ${state === 'completed' ? sql`i % 5` : sql`null`}
+    from generate_series(1, 40) i`);
+  return run!.id;
+}
+
+/** The statements `read` sends, each with its parameters written in (for EXPLAIN). */
+async function captured(read: (db: Db) => Promise<unknown>): Promise<string[]> {
+  const statements: string[] = [];
+  const logger = {
+    logQuery: (query: string, params: unknown[]) =>
+      statements.push(
+        query.replace(/\$(\d+)/g, (_m, n: string) => {
+          const value = params[Number(n) - 1];
+          return typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
+        }),
+      ),
+  };
+  const client = (db as unknown as { $client: unknown }).$client;
+  const logging =
+    driver === 'pglite'
+      ? (await import('drizzle-orm/pglite')).drizzle({ client: client as never, schema, logger })
+      : (await import('drizzle-orm/node-postgres')).drizzle({ client: client as never, schema, logger });
+  await read(logging as unknown as Db);
+  return statements;
+}
+
+/** The plan of the pages list's query for a page of `runId` under `sort`, indexes preferred. */
+async function planOf(runId: string | undefined, sort: (typeof PAGE_SORTS)[number]): Promise<string> {
+  const [query] = (
+    await captured((logging) => listCrawledUrls(logging, principal, siteId, runId, { sort, order: 'desc' }))
+  ).filter((statement) => statement.includes('picked'));
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    await tx.execute(sql`set local enable_sort = off`);
+    const rows = (await tx.execute(sql.raw(`explain ${query}`))) as unknown as
+      | { rows: Record<string, string>[] }
+      | Record<string, string>[];
+    return (Array.isArray(rows) ? rows : rows.rows).map((row) => Object.values(row)[0]).join('\n');
+  });
+}
+
+describe('the pages list of a finished crawl', () => {
+  it('reads a page under every sort from its index', async () => {
+    const runId = await storeRun('completed');
+    for (const sort of PAGE_SORTS) expect(await planOf(runId, sort), sort).toContain(INDEX[sort]);
+  });
+
+  it("lists a running crawl's rows whatever their state, with no index to help", async () => {
+    const runId = await storeRun('running');
+    const page = await listCrawledUrls(db, principal, siteId, runId, { sort: 'inlinks', limit: 500 });
+    expect(page.pages).toHaveLength(40);
+    expect(await planOf(runId, 'inlinks')).not.toContain(INDEX.inlinks);
+  });
+
+  it('lists every row of a crawl finalized before inlinks were counted, page after page', async () => {
+    const runId = await storeRun('legacy');
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listCrawledUrls(db, principal, siteId, runId, { sort: 'status', limit: 15, cursor });
+      seen.push(...page.pages.map((p) => p.url));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toHaveLength(40);
+    expect(new Set(seen).size).toBe(40);
+    // A filter that matches nothing is an empty page, not a 404.
+    expect((await listCrawledUrls(db, principal, siteId, runId, { status: '5xx' })).pages).toEqual([]);
+  });
+});

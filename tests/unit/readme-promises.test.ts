@@ -1,0 +1,151 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '@/app/api/v1/routes';
+
+/*
+ * The README describes what exists (issue 12): a new user following it once called endpoints that
+ * answered 404, and `npm install` warned that a dependency wants a newer Node than the README's
+ * "Node 20+". These hold the README to the routes and to package.json's engines.
+ */
+
+const readme = readFileSync('README.md', 'utf8');
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  engines: { node: string };
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+/** `METHOD /v1/...` or `/v1/...` as the README writes them in code spans. */
+const mentioned = [...readme.matchAll(/`(?:(GET|POST|PATCH|PUT|DELETE) )?(\/v1\/[^`?\s]*)/g)].map(
+  ([, method, path]) => ({ method, path: (path ?? '').replace(/[.,;:]$/, '') }),
+);
+
+/** Mentions that are not ours to serve: Google's CrUX method, and the README's example of a 405. */
+const NOT_OURS = new Set(['/v1/records:queryHistoryRecord']);
+const ANSWERS_405 = new Set(['PUT /v1/sites']);
+
+describe('the README names only endpoints that exist', () => {
+  it('finds the endpoints it checks', () => {
+    expect(mentioned.length).toBeGreaterThan(40);
+  });
+
+  it('every /v1 path it mentions is routed, with the method it names', () => {
+    const missing: string[] = [];
+    for (const { method, path } of mentioned) {
+      if (NOT_OURS.has(path)) continue;
+      if (path === '/v1/openapi.json') {
+        if (!existsSync('app/api/v1/openapi.json/route.ts')) missing.push(path);
+        continue;
+      }
+      // `/v1/keys*`, `/v1/me/*`: a group of routes.
+      const group = path.endsWith('*') ? path.replace(/\/?\*$/, '') : null;
+      const routes = ROUTES.filter((r) => (group ? r.path.startsWith(group) : r.path === path));
+      if (routes.length === 0) {
+        missing.push(path);
+        continue;
+      }
+      if (!method || ANSWERS_405.has(`${method} ${path}`)) continue;
+      const handler = ((routes[0]?.handlers ?? {}) as Record<string, unknown>)[method];
+      if (!handler || typeof handler !== 'function' || !('meta' in handler))
+        missing.push(`${method} ${path}`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+/**
+ * Does `version` satisfy an npm engines range of the forms dependencies use (`>=a.b.c`, `> a`,
+ * `<a`, `<=a`, `^a.b.c`, `~a.b.c`, a bare `a` or `a.x`, joined by spaces and `||`)?
+ */
+function satisfies(version: string, range: string): boolean {
+  const parse = (v: string) => v.split('.').map((n) => Number(n));
+  const cmp = (a: number[], b: number[]) => {
+    for (let i = 0; i < 3; i++) {
+      const d = (a[i] ?? 0) - (b[i] ?? 0);
+      if (d !== 0) return d;
+    }
+    return 0;
+  };
+  const v = parse(version);
+  return range.split('||').some((alternative) =>
+    alternative
+      .trim()
+      .replace(/(>=|<=|>|<|\^|~)\s+/g, '$1')
+      .split(/\s+/)
+      .every((part) => {
+        const m = /^(>=|<=|>|<|\^|~)?v?(\d+(?:\.\d+){0,2})(?:\.x)*$/.exec(part);
+        if (!m) throw new Error(`engines range not understood: ${range}`);
+        const bound = parse(m[2] ?? '');
+        const c = cmp(v, bound);
+        switch (m[1]) {
+          case '>=':
+            return c >= 0;
+          case '>':
+            return c > 0;
+          case '<':
+            return c < 0;
+          case '<=':
+            return c <= 0;
+          case '~':
+            return v[0] === bound[0] && (bound.length < 2 || v[1] === bound[1]) && c >= 0;
+          default:
+            // `^a.b.c` and a bare `a`: the same major, at least the bound.
+            return v[0] === bound[0] && c >= 0;
+        }
+      }),
+  );
+}
+
+/**
+ * Dependencies whose declared engines exclude the oldest Node we support, with why they are kept.
+ * npm prints EBADENGINE for them; the README says so. A new entry needs a reason and a test run on
+ * the oldest Node, since nothing else checks that the package works there.
+ */
+const ENGINE_EXCEPTIONS: Record<string, string> = {
+  '@sparticuz/chromium':
+    'declares Node 22.17+ since 147 (its build target); its code uses only what Node 20 has, and the e2e suite runs its Chromium on Node 20',
+};
+
+describe('the Node versions the README, package.json and CI agree on', () => {
+  const floor = /^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines.node)?.[1];
+
+  it('package.json states the oldest supported Node as >=x.y.z, and the README says the same', () => {
+    expect(floor, `engines.node is ${pkg.engines.node}`).toBeDefined();
+    expect(readme).toContain(`Needs Node.js ${floor} or newer`);
+  });
+
+  it('the Node running the tests (CI, development) is one package.json supports', () => {
+    expect(satisfies(process.versions.node, pkg.engines.node)).toBe(true);
+  });
+
+  it('every dependency supports that oldest Node, or is a documented exception the README explains', () => {
+    const require = createRequire(`${process.cwd()}/package.json`);
+    const refusing: string[] = [];
+    for (const name of [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].sort()) {
+      let engines: string | undefined;
+      try {
+        engines = (require(`${name}/package.json`) as { engines?: { node?: string } }).engines?.node;
+      } catch {
+        continue; // a package that does not export its package.json declares nothing we can read
+      }
+      if (!engines || !floor || satisfies(floor, engines)) continue;
+      if (ENGINE_EXCEPTIONS[name] && readme.includes(`\`${name}\``) && readme.includes('EBADENGINE'))
+        continue;
+      refusing.push(`${name} wants Node ${engines}`);
+    }
+    expect(refusing).toEqual([]);
+  });
+
+  it('reads engines ranges as npm does for the forms in use', () => {
+    expect(satisfies('20.20.2', '^22.17.0 || >=24.0.0')).toBe(false);
+    expect(satisfies('24.1.0', '^22.17.0 || >=24.0.0')).toBe(true);
+    expect(satisfies('22.17.0', '^22.17.0 || >=24.0.0')).toBe(true);
+    expect(satisfies('20.18.1', '>=20.18.1')).toBe(true);
+    expect(satisfies('20.9.0', '>=20.18.1')).toBe(false);
+    expect(satisfies('20.1.0', '^20.0.0 || ^22.0.0 || >=24.0.0')).toBe(true);
+    expect(satisfies('20.0.0', '>=20')).toBe(true);
+    expect(satisfies('20.18.1', '>= 10')).toBe(true);
+    expect(satisfies('20.18.1', '>=18 <19')).toBe(false);
+  });
+});

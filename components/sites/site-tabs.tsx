@@ -22,6 +22,7 @@ export function SiteTabs({
     { href: `${base}/redirects`, label: 'Redirects' },
     { href: `${base}/seo`, label: 'SEO' },
     { href: `${base}/accessibility`, label: 'Accessibility' },
+    { href: `${base}/performance`, label: 'Performance' },
     { href: `${base}/search`, label: 'Search' },
     ...(showUptime ? [{ href: `${base}/uptime`, label: 'Uptime' }] : []),
     { href: `${base}/history`, label: 'History' },

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { asc, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as asRoute from '@/app/api/uptime/regions/as/route';
 import * as euRoute from '@/app/api/uptime/regions/eu/route';
@@ -8,7 +8,7 @@ import * as naRoute from '@/app/api/uptime/regions/na/route';
 import * as ocRoute from '@/app/api/uptime/regions/oc/route';
 import { resetConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
-import { probeResults, uptimeMonitors } from '@/lib/db/schema';
+import { notificationOutbox, probeResults, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
 import { runDueRounds } from '@/lib/uptime/coordinator';
 import { hostedProber } from '@/lib/uptime/hosted';
 import { regionProbers } from '@/lib/uptime/probers';
@@ -210,4 +210,62 @@ describe('the coordinator with hosted regions', () => {
     expect(after.next_probe_at).toBeGreaterThan(now);
     expect(await db.select().from(probeResults).where(eq(probeResults.monitor_id, m!.id))).toEqual([]);
   });
+
+  it('opens and closes incidents through the same completion as the embedded regions: one outbox row each', async () => {
+    const probers = regionProbers();
+    const start = Date.now();
+    const [m] = await db
+      .insert(uptimeMonitors)
+      .values({
+        tenant_id: tenantId,
+        site_id: siteId,
+        url: target.url('/flaky'),
+        enabled: 1,
+        alert_emails: JSON.stringify(['oncall@uptime-hosted.test']),
+        next_probe_at: start,
+        created_at: start,
+        updated_at: start,
+      })
+      .returning();
+    const monitorId = m!.id;
+    // Earlier tests' monitors are paused, so each round here is this monitor's alone.
+    await db.update(uptimeMonitors).set({ enabled: 0 }).where(ne(uptimeMonitors.id, monitorId));
+    /** Runs the monitor's round at `at` (its next round made due then), through the region routes. */
+    const roundAt = async (at: number) => {
+      await db.update(uptimeMonitors).set({ next_probe_at: at }).where(eq(uptimeMonitors.id, monitorId));
+      const finished = await runDueRounds(db, probers, { now: at });
+      return finished.find((f) => f.round.monitorId === monitorId)?.outcome;
+    };
+    const incidents = () =>
+      db.select().from(uptimeIncidents).where(eq(uptimeIncidents.monitor_id, monitorId));
+    const outbox = async () =>
+      (await db.select().from(notificationOutbox).orderBy(asc(notificationOutbox.created_at))).filter(
+        (n) => (n.payload as { monitorId?: string }).monitorId === monitorId,
+      );
+
+    target.route('/flaky', { status: 503, body: 'down' });
+    expect(await roundAt(start)).toMatchObject({ verdict: { status: 'down', cause: 'http_5xx' } });
+    expect(await roundAt(start + 60_000)).toMatchObject({ verdict: { status: 'down' } });
+    target.route('/flaky', { body: 'ok' });
+    expect(await roundAt(start + 120_000)).toMatchObject({ verdict: { status: 'up' } });
+    expect((await incidents())[0]?.recovered_at).toBeNull();
+    expect(await roundAt(start + 180_000)).toMatchObject({
+      verdict: { status: 'up' },
+      events: [{ kind: 'recovered' }],
+    });
+
+    const [incident, ...more] = await incidents();
+    expect(more).toEqual([]);
+    expect(incident).toMatchObject({ down_at: start, recovered_at: start + 120_000, cause: 'http_5xx' });
+    const rows = await outbox();
+    expect(rows.map((r) => [r.kind, r.dedupe_key])).toEqual([
+      ['uptime-down', `uptime-down:${incident!.id}`],
+      ['uptime-recovered', `uptime-recovered:${incident!.id}`],
+    ]);
+    expect(rows[0]?.payload).toMatchObject({
+      incidentId: incident!.id,
+      alertEmails: ['oncall@uptime-hosted.test'],
+      failingRegions: ['na', 'eu', 'as', 'oc'],
+    });
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import type { InngestFunction } from 'inngest';
 import { a11yFinalizeFunction, a11yRunFunction } from './a11y';
 import { crawlFinalizeFunction, crawlRunFunction } from './crawl';
 import { fieldDataSyncFunction, searchSyncFunction } from './integrations';
-import { notifyDeliverFunction } from './notify';
+import { notifyDeliverFunction, notifyPruneFunction } from './notify';
 import { crawlSchedulerFunction } from './scheduler';
 import { uptimeRollupFunction, uptimeRoundsFunction } from './uptime';
 
@@ -18,6 +18,7 @@ export const functions: InngestFunction.Any[] = [
   a11yFinalizeFunction,
   crawlSchedulerFunction,
   notifyDeliverFunction,
+  notifyPruneFunction,
   fieldDataSyncFunction,
   searchSyncFunction,
   uptimeRoundsFunction,

@@ -2,6 +2,7 @@ import { notifyQueued, usageAllowanceReached } from '@/jobs/events';
 import { activeRunner, createFunction, onBoot } from '@/jobs/runtime';
 import { getDb } from '@/lib/db/client';
 import { type DeliveryOptions, deliverDue, deliveriesDue, dispatchEvents } from '@/lib/notify/deliver';
+import { pruneDeliveryHistory } from '@/lib/notify/retention';
 
 /**
  * Batches of deliveries sent per invocation before the job re-enters through `notify/queued`: each
@@ -48,6 +49,24 @@ export function createNotifyFunction(options: DeliveryOptions = {}) {
 }
 
 export const notifyDeliverFunction = createNotifyFunction();
+
+/**
+ * Every hour: events older than the retention (90 days, lib/notify/retention.ts) go, with their
+ * deliveries and attempts. Hourly rather than daily so a server that is not up at a given hour
+ * still prunes; a run with nothing old is one indexed query.
+ */
+export const notifyPruneFunction = createFunction(
+  {
+    id: 'notify-prune',
+    name: 'Prune old notification deliveries',
+    retries: 2,
+    triggers: [{ cron: '41 * * * *' }],
+  },
+  async ({ event, step }) => {
+    const now = typeof event.ts === 'number' ? event.ts : Date.now();
+    return step.run('prune', async () => pruneDeliveryHistory(await getDb(), now));
+  },
+);
 
 /**
  * In-process, a look at the outbox every few seconds: producers that queue without sending

@@ -5,7 +5,7 @@
  * evaluation recomputes the run's stored counters when suppressions or excludePaths change, so the
  * status and run resources agree with the report.
  */
-import { and, asc, desc, eq, exists, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import { compileExcludes, type PathMatcher } from '@/lib/crawl/url';
 import type { Db } from '@/lib/db/client';
@@ -31,6 +31,7 @@ import {
   byPrinciple,
   type ComplianceTallies,
   complianceTallies,
+  type ImpactCounts,
   impactCounts,
   issueCount,
   type PrincipleTally,
@@ -141,6 +142,8 @@ export interface LatestA11yRunOptions {
    * it, the latest run that scanned or is scanning accessibility (the status endpoint's).
    */
   withResults?: boolean;
+  /** Only a run started in `[from, to)` (the monthly report's month). */
+  startedWithin?: { from: number; to: number };
 }
 
 /**
@@ -152,7 +155,7 @@ export async function latestA11yRun(
   site: Pick<Site, 'tenant_id' | 'id'>,
   options: LatestA11yRunOptions = {},
 ): Promise<Run | undefined> {
-  const { before, withResults = false } = options;
+  const { before, withResults = false, startedWithin } = options;
   const [run] = await db
     .select()
     .from(runs)
@@ -162,6 +165,9 @@ export async function latestA11yRun(
         eq(runs.site_id, site.id),
         scansA11y,
         before ? lt(runs.started_at, before.started_at) : undefined,
+        startedWithin
+          ? and(gte(runs.started_at, startedWithin.from), lt(runs.started_at, startedWithin.to))
+          : undefined,
         withResults ? or(isNull(runs.a11y_phase), eq(runs.a11y_phase, 'done')) : undefined,
         withResults
           ? exists(
@@ -315,6 +321,28 @@ export async function getA11yReport(db: Db, principal: Principal, siteId: string
       compliance: complianceTallies(current.visible),
     },
     suppressions: current.suppressions.map((s) => reportedSuppression(s, current.matchedCount.get(s) ?? 0)),
+  };
+}
+
+/** What a report of one accessibility run headlines: the `summary` figures that matter to a reader. */
+export interface A11yRunOutcome {
+  score: number | null;
+  impacts: ImpactCounts;
+  pagesScanned: number;
+  verdict: A11yVerdict;
+}
+
+/**
+ * Score, violations by impact and AA verdict of one run with results, computed as the report does
+ * (the site's suppressions and excludePaths applied): the monthly report's accessibility section.
+ */
+export async function a11yRunOutcome(db: Db, site: Site, run: Run): Promise<A11yRunOutcome> {
+  const evaluation = await evaluateRun(db, site, run, compileExcludes(decodeList(site.exclude_paths)));
+  return {
+    score: scoreSite(evaluation.pages),
+    impacts: impactCounts(evaluation.visible),
+    pagesScanned: evaluation.pages.length,
+    verdict: siteVerdict(evaluation.visible, evaluation.pages.length),
   };
 }
 

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
-import { probeHourlyBuckets, probeResults, uptimeIncidents } from '@/lib/db/schema';
+import { probeHourlyBuckets, probeResults, type UptimeMonitor, uptimeIncidents } from '@/lib/db/schema';
 import { findMonitor } from './monitors';
 import { type IncidentResource, incidentResource, type MonitorResource, monitorResource } from './resource';
 import { HOUR_MS, type HourlyBucket, hourStart, uptimePct } from './rollup';
@@ -162,6 +162,21 @@ export async function getMonitorMetrics(
     (a, b) => a.bucketStart - b.bucketStart || REGIONS.indexOf(a.region) - REGIONS.indexOf(b.region),
   );
 
+  const range = await uptimeOverRange(db, monitor, fromMs, now);
+  return { monitor: monitorResource(monitor, principal), fromMs, hours: buckets, ...range };
+}
+
+/**
+ * A monitor's incidents overlapping `[fromMs, toMs)`, oldest first, and its incident-based uptime
+ * over the range (null when the monitor did not exist in it): the metrics endpoint's `events` and
+ * `uptimePct`, and the monthly report's per-monitor figures.
+ */
+export async function uptimeOverRange(
+  db: Db,
+  monitor: Pick<UptimeMonitor, 'tenant_id' | 'id' | 'created_at'>,
+  fromMs: number,
+  toMs: number,
+): Promise<{ events: IncidentResource[]; uptimePct: number | null }> {
   const incidents = await db
     .select()
     .from(uptimeIncidents)
@@ -169,19 +184,16 @@ export async function getMonitorMetrics(
       and(
         eq(uptimeIncidents.tenant_id, monitor.tenant_id),
         eq(uptimeIncidents.monitor_id, monitor.id),
-        lt(uptimeIncidents.down_at, now),
+        lt(uptimeIncidents.down_at, toMs),
         or(isNull(uptimeIncidents.recovered_at), gt(uptimeIncidents.recovered_at, fromMs)),
       ),
     )
     .orderBy(asc(uptimeIncidents.down_at), asc(uptimeIncidents.id));
   return {
-    monitor: monitorResource(monitor),
-    fromMs,
-    hours: buckets,
     events: incidents.map(incidentResource),
     uptimePct: uptimePct(
       fromMs,
-      now,
+      toMs,
       monitor.created_at,
       incidents.map((i) => ({ downAt: i.down_at, recoveredAt: i.recovered_at })),
     ),

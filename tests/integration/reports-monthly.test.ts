@@ -1,0 +1,237 @@
+import { eq } from 'drizzle-orm';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserHolder } from '@/lib/a11y/browser';
+import { storePageScans } from '@/lib/a11y/store';
+import type { Db } from '@/lib/db/client';
+import { organizations, runs, type Site, sites, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
+import { lastCompleteMonth, monthlyReport, recentMonths, reportMonth } from '@/lib/reports/monthly';
+import { renderReportPdf } from '@/lib/reports/pdf';
+import { useTestDatabase } from '../support/db';
+import { insertSite } from '../support/fixtures';
+import { signInOwner } from '../support/http';
+
+/*
+ * The stakeholder report of a seeded site for October 2026: the figures assembled from the month's
+ * runs and incidents, then the PDF printed by real Chromium and read back with unpdf (page count,
+ * text): the organization's name, the period, the broken-link count, the SEO and accessibility
+ * scores, the AA verdict and the uptime share, and no section for an app that is off.
+ */
+
+let db: Db;
+let teardown: () => Promise<void>;
+let owner: { token: string; userId: string; tenantId: string };
+let full: Site;
+let partial: Site;
+const browsers = new BrowserHolder();
+
+const ORG = 'Acme Widgets Ltd';
+const PERIOD = '2026-10';
+const OCT = Date.UTC(2026, 9, 1);
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 24, 4, 0);
+
+async function crawl(site: Site, startedAt: number, brokenCount: number, seoScore: number | null) {
+  await db.insert(runs).values({
+    site_id: site.id,
+    tenant_id: site.tenant_id,
+    started_at: startedAt,
+    finished_at: startedAt + 60_000,
+    state: 'completed',
+    kind: 'crawl',
+    pages_crawled: 120,
+    links_checked: 900,
+    broken_count: brokenCount,
+    internal_broken: brokenCount - 1,
+    external_broken: 1,
+    pages_with_broken_count: 2,
+    seo_score: seoScore,
+    seo_serious: 3,
+    seo_issue_count: 3,
+    seo_pages_scanned: 120,
+  });
+}
+
+async function siteRow(id: string): Promise<Site> {
+  const [row] = await db.select().from(sites).where(eq(sites.id, id));
+  return row!;
+}
+
+async function pdfText(pdf: Buffer) {
+  const doc = await getDocumentProxy(new Uint8Array(pdf));
+  const { totalPages, text } = await extractText(doc, { mergePages: true });
+  return { totalPages, text: text.replace(/\s+/g, ' ') };
+}
+
+beforeAll(async () => {
+  ({ db, teardown } = await useTestDatabase());
+  owner = await signInOwner(db, 'reports@example.com');
+  await db.update(organizations).set({ name: ORG }).where(eq(organizations.id, owner.tenantId));
+
+  const fullId = await insertSite(db, owner.tenantId, 'report.example');
+  await db.update(sites).set({ a11y_enabled: 1 }).where(eq(sites.id, fullId));
+  full = await siteRow(fullId);
+  // September's and November's crawls are outside the month; October's two make the trend 7 -> 4.
+  await crawl(full, OCT - 2 * DAY, 50, 10);
+  await crawl(full, OCT + 3 * DAY, 7, 80);
+  await crawl(full, OCT + 17 * DAY, 4, 87);
+  await crawl(full, NOW - DAY, 99, 20);
+  const [scan] = await db
+    .insert(runs)
+    .values({
+      site_id: full.id,
+      tenant_id: full.tenant_id,
+      started_at: OCT + 18 * DAY,
+      finished_at: OCT + 18 * DAY + 60_000,
+      state: 'completed',
+      kind: 'a11y',
+    })
+    .returning({ id: runs.id });
+  await storePageScans(db, { tenantId: full.tenant_id, runId: scan!.id }, [
+    {
+      url: 'https://report.example/',
+      status: 'scanned',
+      findings: [
+        {
+          rule: 'image-alt',
+          type: 'violation',
+          impact: 'critical',
+          help: 'Images must have alternative text',
+          helpUrl: 'https://dequeuniversity.com/rules/axe/4.10/image-alt',
+          count: 1,
+          nodes: [{ selector: 'img.hero' }],
+        },
+      ],
+      passes: ['html-has-lang', 'document-title'],
+      inapplicable: [],
+    },
+  ]);
+  const [monitor] = await db
+    .insert(uptimeMonitors)
+    .values({
+      site_id: full.id,
+      tenant_id: full.tenant_id,
+      url: 'https://report.example/',
+      name: 'Home page',
+      enabled: 1,
+      created_at: OCT - 30 * DAY,
+      updated_at: OCT - 30 * DAY,
+    })
+    .returning({ id: uptimeMonitors.id });
+  // One hour down on October 10th: 1 - 1/744 of the month's hours is 99.865...%, shown as 99.86%.
+  await db.insert(uptimeIncidents).values({
+    tenant_id: full.tenant_id,
+    monitor_id: monitor!.id,
+    down_at: OCT + 9 * DAY,
+    recovered_at: OCT + 9 * DAY + 3_600_000,
+    cause: 'http_5xx',
+    created_at: OCT + 9 * DAY,
+  });
+
+  const partialId = await insertSite(db, owner.tenantId, 'links-only.example');
+  await db.update(sites).set({ uptime_enabled: 0, seo_enabled: 0 }).where(eq(sites.id, partialId));
+  partial = await siteRow(partialId);
+  await crawl(partial, OCT + 5 * DAY, 12, null);
+}, 60_000);
+
+afterAll(async () => {
+  await browsers.close();
+  await teardown();
+});
+
+describe('months', () => {
+  it('defaults to the last complete month, refuses malformed and future ones, lists the last 12', () => {
+    expect(lastCompleteMonth(NOW)).toBe('2026-10');
+    expect(lastCompleteMonth(Date.UTC(2026, 0, 1))).toBe('2025-12');
+    expect(reportMonth(undefined, NOW)).toBe('2026-10');
+    expect(reportMonth('2026-11', NOW)).toBe('2026-11');
+    for (const bad of ['2026-12', '2026-13', '2026-1', 'October', '2026-10-01', ''])
+      expect(reportMonth(bad, NOW), bad).toBeNull();
+    const months = recentMonths(12, NOW);
+    expect(months).toHaveLength(12);
+    expect(months[0]).toBe('2026-10');
+    expect(months[11]).toBe('2025-11');
+  });
+});
+
+describe('monthly report', () => {
+  it('assembles the month: crawls in the month only, SEO, accessibility, uptime per monitor', async () => {
+    const report = await monthlyReport(db, owner.tenantId, full, PERIOD, NOW);
+    expect(report).toMatchObject({
+      organizationName: ORG,
+      period: PERIOD,
+      periodLabel: 'October 2026',
+      from: OCT,
+      to: Date.UTC(2026, 10, 1),
+      partial: false,
+    });
+    expect(report.brokenLinks?.trend.map((p) => p.brokenCount)).toEqual([7, 4]);
+    expect(report.brokenLinks?.latest?.brokenCount).toBe(4);
+    expect(report.brokenLinks?.change).toBe(-3);
+    expect(report.seo?.latest?.score).toBe(87);
+    expect(report.a11y?.latest?.score).toBe(58);
+    expect(report.a11y?.latest?.verdict.compliant).toBe(false);
+    expect(report.a11y?.latest?.critical).toBe(1);
+    const [monitor] = report.uptime!.monitors;
+    expect(monitor).toMatchObject({ label: 'Home page', downtimeMs: 3_600_000 });
+    expect(monitor!.uptimePct).toBeCloseTo(100 * (1 - 1 / 744), 6);
+    expect(monitor!.incidents).toHaveLength(1);
+  });
+
+  it('leaves out the sections of apps that are off', async () => {
+    const report = await monthlyReport(db, owner.tenantId, partial, PERIOD, NOW);
+    expect(report.brokenLinks?.latest?.brokenCount).toBe(12);
+    expect(report.seo).toBeNull();
+    expect(report.a11y).toBeNull();
+    expect(report.uptime).toBeNull();
+  });
+
+  it('says so when nothing ran in the month', async () => {
+    const report = await monthlyReport(db, owner.tenantId, full, '2026-06', NOW);
+    expect(report.brokenLinks).toEqual({ trend: [], latest: null, change: null });
+    expect(report.seo).toEqual({ latest: null });
+    expect(report.a11y).toEqual({ latest: null });
+    expect(report.uptime?.monitors).toEqual([]);
+  });
+});
+
+describe('PDF', () => {
+  it('prints the branded report in Chromium: one page per section, the figures in its text', async () => {
+    const pdf = await renderReportPdf(await monthlyReport(db, owner.tenantId, full, PERIOD, NOW), {
+      browsers,
+    });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const { totalPages, text } = await pdfText(pdf);
+    // The cover with broken links, then SEO, accessibility and uptime each from a new page.
+    expect(totalPages).toBe(4);
+    expect(text).toContain('Sitewatch');
+    expect(text).toContain(ORG);
+    expect(text).toContain('Monthly report: report.example');
+    expect(text).toContain('October 2026');
+    expect(text).toContain('found 4 broken links on 2 pages');
+    expect(text).toContain('SEO score 87 out of 100');
+    expect(text).toContain('Accessibility score 58 out of 100');
+    expect(text).toMatch(/WCAG 2\.2 level AA: not compliant \(1 level A failure on 1 page\)/);
+    expect(text).toContain('99.86%');
+    expect(text).toContain('server error (HTTP 5xx)');
+    expect(text).toContain('Page 4 of 4');
+    // The order the issue asks for.
+    const order = ['Broken links', 'SEO score 87', 'Accessibility score', 'Uptime'].map((s) =>
+      text.indexOf(s),
+    );
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order.every((i) => i >= 0)).toBe(true);
+  }, 60_000);
+
+  it('has no section for an app that is off', async () => {
+    const pdf = await renderReportPdf(await monthlyReport(db, owner.tenantId, partial, PERIOD, NOW), {
+      browsers,
+    });
+    const { totalPages, text } = await pdfText(pdf);
+    expect(totalPages).toBe(1);
+    expect(text).toContain('found 12 broken links');
+    expect(text).not.toContain('SEO');
+    expect(text).not.toContain('Accessibility');
+    expect(text).not.toContain('Uptime');
+  }, 60_000);
+});

@@ -94,10 +94,11 @@ export function NotificationSettingsForm({
 
   const fieldError = (field: SettingsField) =>
     errors[field] ? `${fieldLabel(field)} ${errors[field]}` : null;
-  const listed: SummaryError[] = (Object.keys(errors) as SettingsField[]).map((field) => ({
-    fieldId: idOf(field.endsWith('Webhooks') ? `${field}-add` : field),
-    text: fieldError(field) ?? '',
-  }));
+  // Editing a list clears its error by setting it to undefined: only fields still in error are listed.
+  const listed: SummaryError[] = (Object.keys(errors) as SettingsField[]).flatMap((field) => {
+    const text = fieldError(field);
+    return text ? [{ fieldId: idOf(field.endsWith('Webhooks') ? `${field}-add` : field), text }] : [];
+  });
 
   return (
     <form onSubmit={submit} noValidate aria-label={label} className="space-y-6">

@@ -331,6 +331,17 @@ function Header({
           )}{' '}
           to resume probing{monitor.enabled === 0 ? ' (this monitor is also paused)' : ''}.
         </Alert>
+      ) : probing.pausedBy === 'allowance' ? (
+        <Alert tone="warning" title="Not probing: past the monitor allowance">
+          The organization has more monitors than its allowance (2 per site) and overage billing is off, so
+          its newest monitors are held; this is one of them. It probes again, from every region at once, when
+          overage is turned on, an older monitor is deleted or a site is added. Its history is kept.{' '}
+          {canManage ? (
+            <Link href="/billing" className="font-medium underline">
+              Open billing
+            </Link>
+          ) : null}
+        </Alert>
       ) : probing.pausedBy === 'monitor' ? (
         <Alert tone="info" title="Paused">
           No probes run and no alerts are sent while the monitor is paused; its history is kept.

@@ -69,7 +69,8 @@ export type StatusTone = 'success' | 'warning' | 'danger' | 'neutral';
 
 /**
  * What the monitor is doing now, in words and a tone: paused by its owner, stopped with the app,
- * or the consensus status, a degraded one saying why (the failing region named, or slowness).
+ * held past the organization's monitor allowance (overage off), or the consensus status, a
+ * degraded one saying why (the failing region named, or slowness).
  * `live` is optional: the list shows the stored status until the live state arrives.
  */
 export function statusOf(
@@ -79,6 +80,9 @@ export function statusOf(
   if (monitor.enabled === 0) return { label: 'Paused', detail: null, tone: 'neutral', status: 'paused' };
   if (live?.probing.pausedBy === 'app') {
     return { label: 'Stopped', detail: 'the Uptime app is off', tone: 'neutral', status: 'stopped' };
+  }
+  if (live?.probing.pausedBy === 'allowance') {
+    return { label: 'Held', detail: 'past the monitor allowance', tone: 'neutral', status: 'stopped' };
   }
   switch (monitor.status) {
     case 'up':

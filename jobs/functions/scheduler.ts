@@ -5,6 +5,7 @@ import { createFunction } from '@/jobs/runtime';
 import { searchEvents } from '@/jobs/search-events';
 import { resumeInterruptedPasses, STALE_PASS_MS } from '@/lib/a11y/resume';
 import { runA11ySchedulerTick } from '@/lib/a11y/scheduler';
+import { notifyMonitorsHeld } from '@/lib/billing/monitors';
 import { resumeInterruptedCrawls, STALE_CRAWL_MS } from '@/lib/crawl/resume';
 import { runSchedulerTick } from '@/lib/crawl/scheduler';
 import { getDb } from '@/lib/db/client';
@@ -13,9 +14,9 @@ import { runSearchSchedulerTick } from '@/lib/search/scheduler';
 
 /**
  * Every minute: start the crawls and the standalone accessibility scans that are due, hand the
- * daily field-data and search-analytics syncs that are due to their jobs, and resume
- * crawls and render passes whose worker went silent (hosted mode has no boot hook; a lost
- * invocation is picked up here).
+ * daily field-data and search-analytics syncs that are due to their jobs, tell organizations whose
+ * newest uptime monitors are held at the allowance, and resume crawls and render passes whose
+ * worker went silent (hosted mode has no boot hook; a lost invocation is picked up here).
  */
 export const crawlSchedulerFunction = createFunction(
   { id: 'crawl-scheduler', name: 'Start due crawls', retries: 1, triggers: [{ cron: '* * * * *' }] },
@@ -40,6 +41,9 @@ export const crawlSchedulerFunction = createFunction(
     const search = await step.run('start-due-search-syncs', async () =>
       runSearchSchedulerTick(await getDb(), now, searchEvents),
     );
-    return { ...tick, resumed, a11y, resumedPasses, fieldData, search };
+    const monitorsHeld = await step.run('notify-monitors-held', async () =>
+      notifyMonitorsHeld(await getDb(), now),
+    );
+    return { ...tick, resumed, a11y, resumedPasses, fieldData, search, monitorsHeld };
   },
 );

@@ -1,7 +1,11 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq, type SQL, sql } from 'drizzle-orm';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
-import { sites, uptimeMonitors } from '@/lib/db/schema';
+import { queryRows } from '@/lib/db/rows';
+import { billingSettings, sites, uptimeMonitors } from '@/lib/db/schema';
+import { enqueueNotification } from '@/lib/notify/outbox';
+import { billingPeriod } from './period';
+import { overageState } from './settings';
 
 /**
  * The organization's uptime monitor allowance (spec "Limits": 2 per site, pooled across the
@@ -25,4 +29,62 @@ export async function monitorPool(db: Db, tenantId: string): Promise<MonitorPool
     .from(uptimeMonitors)
     .where(eq(uptimeMonitors.tenant_id, tenantId));
   return { used: Number(row?.used ?? 0), pool: config().ALLOWANCE_MONITORS * Number(row?.sites ?? 0) };
+}
+
+/**
+ * The monitors held at the allowance, as a query of their `id` and `tenant_id` (of one tenant, or
+ * of all): with overage off, an organization with more monitors than its pool (overage turned off
+ * with monitors past it, or a site deleted) keeps probing the pool's worth of its oldest monitors
+ * and holds the newest ones, as an app pauses at its allowance (spec "Limits": with overage off
+ * nothing is billed beyond the subscription). Nothing is stored: a held monitor is probed again,
+ * with a fresh round from every region, as soon as overage is turned on, a monitor is deleted or
+ * a site added, like the monitors of a site whose Uptime app is turned back on.
+ */
+export function monitorsOverAllowance(tenantId?: string): SQL {
+  const ofTenant = tenantId === undefined ? sql`` : sql`and m.tenant_id = ${tenantId}`;
+  return sql`select ranked.id, ranked.tenant_id from (
+      select m.id, m.tenant_id,
+        row_number() over (partition by m.tenant_id order by m.created_at, m.id) as position
+      from ${uptimeMonitors} m
+      left join ${billingSettings} b on b.tenant_id = m.tenant_id
+      where coalesce(b.overage_enabled, 0) = 0 ${ofTenant}
+    ) ranked
+    where ranked.position > ${config().ALLOWANCE_MONITORS}::int
+      * (select count(*) from ${sites} s where s.tenant_id = ranked.tenant_id)`;
+}
+
+/** The tenant's monitors held at the allowance (empty with overage on). */
+export async function monitorsHeldAtAllowance(db: Db, tenantId: string): Promise<Set<string>> {
+  const rows = await queryRows<{ id: string }>(db, monitorsOverAllowance(tenantId));
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Tells each organization that has monitors held at the allowance, once per period and per
+ * overage re-arm (spec: "a notification is sent when an allowance is reached with overage off";
+ * turning overage off re-arms it). Run by the minute scheduler. Returns how many were queued.
+ */
+export async function notifyMonitorsHeld(db: Db, now: number): Promise<number> {
+  const held = await queryRows<{ tenant_id: string; held: string | number }>(
+    db,
+    sql`select over.tenant_id, count(*) as held from (${monitorsOverAllowance()}) over group by over.tenant_id`,
+  );
+  const period = billingPeriod(now);
+  let queued = 0;
+  for (const { tenant_id: tenantId, held: count } of held) {
+    const [{ used, pool }, overage] = await Promise.all([
+      monitorPool(db, tenantId),
+      overageState(db, tenantId),
+    ]);
+    const fresh = await enqueueNotification(db, {
+      tenantId,
+      siteId: null,
+      kind: 'allowance-reached',
+      dedupeKey: `allowance-reached:${tenantId}:monitors:${period}:${overage.armedAt}`,
+      payload: { app: 'monitors', hostname: null, period, allowance: pool, used, held: Number(count) },
+      now,
+    });
+    if (fresh) queued += 1;
+  }
+  return queued;
 }

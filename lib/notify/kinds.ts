@@ -151,12 +151,15 @@ export interface CrawlSummaryPayload {
 }
 
 export interface AllowanceReachedPayload {
-  app: 'crawl' | 'a11y' | string;
-  hostname: string;
+  /** `monitors`: the organization's pooled uptime monitor allowance (no site; `hostname` null). */
+  app: 'crawl' | 'a11y' | 'monitors' | string;
+  hostname: string | null;
   /** YYYY-MM. */
   period: string;
   allowance: number;
   used: number;
+  /** `monitors` only: how many of the newest monitors are not probed. */
+  held?: number;
 }
 
 /** Queued by lib/fielddata/alert.ts when the Core Web Vitals verdict flips from pass to fail. */

@@ -235,8 +235,14 @@ function crawlSummary(payload: Payload, site: string, sitePath: string): Draft {
 
 const APP_NAMES: Record<string, string> = { crawl: 'pages crawled', a11y: 'pages rendered' };
 
-function allowanceReached(payload: Payload, site: string): Draft {
+function allowanceReached(
+  payload: Payload,
+  site: string,
+  _sitePath: string,
+  organizationName: string,
+): Draft {
   const p = payload as Partial<AllowanceReachedPayload>;
+  if (p.app === 'monitors') return monitorsHeld(p, organizationName);
   const what = APP_NAMES[p.app ?? ''] ?? `${p.app ?? 'usage'}`;
   const paused = p.app === 'a11y' ? 'Accessibility scans are' : 'Crawling is';
   return {
@@ -247,6 +253,24 @@ function allowanceReached(payload: Payload, site: string): Draft {
       { label: 'Period', value: str(p.period) ?? '' },
       { label: 'Used', value: num(p.used)?.toLocaleString('en-US') ?? '' },
       { label: 'Allowance', value: num(p.allowance)?.toLocaleString('en-US') ?? '' },
+    ],
+    path: '/billing',
+    linkLabel: 'Open billing',
+  };
+}
+
+/** The organization's pooled monitor allowance (lib/billing/monitors.ts): no site, no period to wait out. */
+function monitorsHeld(p: Partial<AllowanceReachedPayload>, organizationName: string): Draft {
+  const held = num(p.held) ?? 0;
+  const monitors = (n: number) => `${n.toLocaleString('en-US')} uptime monitor${n === 1 ? '' : 's'}`;
+  return {
+    title: `${organizationName} has more uptime monitors than its allowance`,
+    summary: `${organizationName} has ${monitors(num(p.used) ?? 0)} and an allowance of ${num(p.allowance)?.toLocaleString('en-US') ?? ''} with overage billing off, so the newest ${held === 1 ? 'one is' : `${held.toLocaleString('en-US')} are`} not probed. Turn overage billing on, or delete monitors, to probe every one again.`,
+    tone: 'warning',
+    facts: [
+      { label: 'Monitors', value: num(p.used)?.toLocaleString('en-US') ?? '' },
+      { label: 'Allowance', value: num(p.allowance)?.toLocaleString('en-US') ?? '' },
+      { label: 'Not probed', value: held.toLocaleString('en-US') },
     ],
     path: '/billing',
     linkLabel: 'Open billing',
@@ -309,7 +333,7 @@ function stakeholderReport(payload: Payload, site: string, sitePath: string): Dr
   const p = payload as Partial<StakeholderReportPayload>;
   return {
     title: `Monthly report for ${site}: ${p.period ?? ''}`.trim(),
-    summary: `The monthly report of ${site} for ${p.period ?? 'last month'} is ready.`,
+    summary: `The monthly report of ${site} for ${p.period ?? 'last month'} is attached as a PDF: broken links, SEO, accessibility and uptime over the month. It can be downloaded again from the site's page.`,
     tone: 'info',
     facts: [{ label: 'Period', value: str(p.period) ?? '' }],
     path: sitePath,

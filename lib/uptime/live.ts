@@ -1,7 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
+import { monitorsHeldAtAllowance } from '@/lib/billing/monitors';
 import type { Db } from '@/lib/db/client';
-import { uptimeIncidents } from '@/lib/db/schema';
+import { type Site, type UptimeMonitor, uptimeIncidents } from '@/lib/db/schema';
 import { findMonitor } from './monitors';
 import { type IncidentResource, incidentResource, type MonitorResource, monitorResource } from './resource';
 import { type StoredConsensus, type StoredRegionProbe, storedConsensus, storedProbes } from './rounds';
@@ -24,20 +25,73 @@ export interface RegionProbe {
 
 export interface MonitorLive {
   monitor: MonitorResource;
-  probing: {
-    active: boolean;
-    pausedBy: 'monitor' | 'app' | null;
-    nextRoundAt: number | null;
-  };
+  probing: Probing;
   regions: { region: Region; probe: RegionProbe | null }[];
   consensus: StoredConsensus | null;
   openIncident: IncidentResource | null;
 }
 
+/** Whether a monitor is being probed, and what holds it when it is not. */
+export interface Probing {
+  active: boolean;
+  /**
+   * `monitor`: its own `enabled` is 0; `app`: the site's Uptime app is off; `allowance`: past the
+   * organization's monitor allowance with overage off (lib/billing/monitors.ts); null while active.
+   */
+  pausedBy: 'monitor' | 'app' | 'allowance' | null;
+  nextRoundAt: number | null;
+}
+
+export function probingOf(
+  monitor: Pick<UptimeMonitor, 'enabled' | 'next_probe_at'>,
+  site: Pick<Site, 'uptime_enabled'>,
+  overAllowance: boolean,
+): Probing {
+  const pausedBy =
+    monitor.enabled === 0
+      ? 'monitor'
+      : site.uptime_enabled === 0
+        ? 'app'
+        : overAllowance
+          ? 'allowance'
+          : null;
+  return {
+    active: pausedBy === null,
+    pausedBy,
+    nextRoundAt: pausedBy === null ? monitor.next_probe_at : null,
+  };
+}
+
+/** Each region's latest probe, in region order (null for a region that has not probed yet). */
+export function regionProbesOf(monitor: UptimeMonitor): MonitorLive['regions'] {
+  const probes = storedProbes(monitor);
+  return REGIONS.map((region) => {
+    const p = probes[region];
+    return {
+      region,
+      probe: p
+        ? {
+            region,
+            roundAt: p.roundAt,
+            checkedAt: p.checkedAt,
+            ok: p.ok,
+            statusCode: p.status,
+            totalMs: p.totalMs,
+            phases: p.phases,
+            tlsCertExpiresAt: p.tlsCertExpiresAt,
+            cause: p.cause,
+            error: p.error,
+            attempts: p.attempts,
+          }
+        : null,
+    };
+  });
+}
+
 /**
  * GET .../monitors/{monitorId}/live: each region's latest probe (phase timings, certificate
  * expiry), the latest round's consensus, the open incident, and whether the monitor is being
- * probed (paused by its own `enabled`, or stopped with the site's Uptime app).
+ * probed (paused by its own `enabled`, stopped with the site's Uptime app, or held at the allowance).
  */
 export async function getMonitorLive(
   db: Db,
@@ -57,36 +111,11 @@ export async function getMonitorLive(
       ),
     )
     .limit(1);
-  const pausedBy = monitor.enabled === 0 ? 'monitor' : site.uptime_enabled === 0 ? 'app' : null;
-  const probes = storedProbes(monitor);
+  const held = await monitorsHeldAtAllowance(db, monitor.tenant_id);
   return {
     monitor: monitorResource(monitor),
-    probing: {
-      active: pausedBy === null,
-      pausedBy,
-      nextRoundAt: pausedBy === null ? monitor.next_probe_at : null,
-    },
-    regions: REGIONS.map((region) => {
-      const p = probes[region];
-      return {
-        region,
-        probe: p
-          ? {
-              region,
-              roundAt: p.roundAt,
-              checkedAt: p.checkedAt,
-              ok: p.ok,
-              statusCode: p.status,
-              totalMs: p.totalMs,
-              phases: p.phases,
-              tlsCertExpiresAt: p.tlsCertExpiresAt,
-              cause: p.cause,
-              error: p.error,
-              attempts: p.attempts,
-            }
-          : null,
-      };
-    }),
+    probing: probingOf(monitor, site, held.has(monitor.id)),
+    regions: regionProbesOf(monitor),
     consensus: storedConsensus(monitor),
     openIncident: open ? incidentResource(open) : null,
   };

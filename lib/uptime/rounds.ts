@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { monitorsOverAllowance } from '@/lib/billing/monitors';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import {
@@ -49,8 +50,9 @@ export const roundTarget = (round: ClaimedRound): ProbeTarget => ({
 
 /**
  * Claims up to `limit` rounds due by `now + horizonMs`, earliest first: monitors enabled, on a site
- * whose Uptime app is on, not leased (or whose lease ran out by `now`). Claiming slightly ahead
- * lets the caller start each round at its exact instant from a timer.
+ * whose Uptime app is on, within the organization's allowance or with overage on (the newest past
+ * it are held: lib/billing/monitors.ts), not leased (or whose lease ran out by `now`). Claiming
+ * slightly ahead lets the caller start each round at its exact instant from a timer.
  */
 export async function claimDueRounds(
   db: Db,
@@ -77,6 +79,7 @@ export async function claimDueRounds(
         where d.enabled = 1 and s.uptime_enabled = 1
           and d.next_probe_at <= ${now + horizonMs}::bigint
           and (d.lease_until is null or d.lease_until < ${now}::bigint)
+          and d.id not in (select over.id from (${monitorsOverAllowance()}) over)
         order by d.next_probe_at
         limit ${limit}::int
         for update of d skip locked

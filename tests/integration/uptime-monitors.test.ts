@@ -8,9 +8,10 @@ import * as monitorRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorI
 import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
 import * as siteUsageRoute from '@/app/api/v1/sites/[id]/usage/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
+import { notifyMonitorsHeld } from '@/lib/billing/monitors';
 import type { Db } from '@/lib/db/client';
-import { uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
-import { claimDueRounds } from '@/lib/uptime/rounds';
+import { notificationOutbox, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
+import { claimDueRounds, releaseRounds } from '@/lib/uptime/rounds';
 import { useTestDatabase } from '../support/db';
 import { call, signInOwner } from '../support/http';
 
@@ -228,6 +229,68 @@ describe('the monitor allowance (2 per site, pooled across the organization)', (
         })
       ).status,
     ).toBe(200);
+  });
+});
+
+describe('monitors past the pool with overage off', () => {
+  /** What the scheduler would claim now, given back at once so the next look sees the same. */
+  const probedNow = async () => {
+    const rounds = await claimDueRounds(db, { now: Date.now(), limit: 1000 });
+    await releaseRounds(db, rounds);
+    return rounds.map((r) => r.monitorId);
+  };
+  const heldNotices = async () =>
+    (await db.select().from(notificationOutbox)).filter((n) => n.kind === 'allowance-reached');
+
+  it('holds the newest, tells the owners once per re-arm, and probes them again when the pool or overage allows', async () => {
+    for (const m of await db.select().from(uptimeMonitors)) await remove(m.id, m.site_id);
+    expect((await setOverage(true)).status).toBe(200);
+    const ids: string[] = [];
+    for (const n of [1, 2, 3, 4]) {
+      const res = await create({ url: `https://example.com/held/${n}` });
+      expect(res.status).toBe(201);
+      ids.push(res.body.monitor.id);
+      // Creation order, a millisecond apart at least: the oldest are the ones kept.
+      await db
+        .update(uptimeMonitors)
+        .set({ created_at: 1_000 * n })
+        .where(eq(uptimeMonitors.id, res.body.monitor.id));
+    }
+    const [a, b, c, d] = ids as [string, string, string, string];
+    expect((await probedNow()).sort()).toEqual([...ids].sort());
+
+    // Overage off with 4 monitors on a pool of 2: the two newest are held, their own enabled untouched.
+    expect((await setOverage(false)).status).toBe(200);
+    expect((await probedNow()).sort()).toEqual([a, b].sort());
+    expect((await live(c)).body.probing).toEqual({ active: false, pausedBy: 'allowance', nextRoundAt: null });
+    expect((await live(a)).body.probing).toMatchObject({ active: true, pausedBy: null });
+    expect((await get(d)).body.monitor.enabled).toBe(1);
+
+    // The owners are told once (the scheduler runs this every minute).
+    expect(await notifyMonitorsHeld(db, Date.now())).toBe(1);
+    expect(await notifyMonitorsHeld(db, Date.now())).toBe(0);
+    const [notice, ...more] = await heldNotices();
+    expect(more).toEqual([]);
+    expect(notice).toMatchObject({
+      site_id: null,
+      payload: { app: 'monitors', used: 4, allowance: 2, held: 2 },
+    });
+
+    // A kept monitor deleted: the next one in line is probed again, at once (its round was due).
+    await remove(b);
+    expect((await probedNow()).sort()).toEqual([a, c].sort());
+    // Overage on: every monitor probes, nothing is held.
+    expect((await setOverage(true)).status).toBe(200);
+    expect((await probedNow()).sort()).toEqual([a, c, d].sort());
+    expect((await live(d)).body.probing).toMatchObject({ active: true, pausedBy: null });
+    expect(await notifyMonitorsHeld(db, Date.now())).toBe(0);
+    // Overage off again re-arms the notice.
+    expect((await setOverage(false)).status).toBe(200);
+    expect(await probedNow()).not.toContain(d);
+    expect(await notifyMonitorsHeld(db, Date.now())).toBe(1);
+    expect(await heldNotices()).toHaveLength(2);
+
+    for (const id of [a, c, d]) await remove(id);
   });
 });
 

@@ -5,9 +5,9 @@ import { emailMessage } from '@/lib/notify/formats/email';
 import { httpBody, signatureHeaders } from '@/lib/notify/formats/http';
 import { slackPayload } from '@/lib/notify/formats/slack';
 import { teamsPayload } from '@/lib/notify/formats/teams';
-import { elideUrlPath } from '@/lib/notify/log';
 import { buildMessage, type MessageContext } from '@/lib/notify/message';
 import { isRetryableStatus, parseRetryAfter, retryDelayMs } from '@/lib/notify/retry';
+import { elideUrlPath } from '@/lib/notify/log';
 import { discordProblem } from '../support/notify-receivers';
 
 const context: MessageContext = {
@@ -60,6 +60,19 @@ describe('the message of each kind', () => {
     expect(m.title).toBe('Down: https://acme.example/');
     expect(JSON.stringify(m)).not.toContain('undefined');
     expect(m.facts.every((f) => f.value !== '')).toBe(true);
+  });
+
+  it('monitors held at the pooled allowance: the organization, counts and the billing link, no site', () => {
+    const m = buildMessage(
+      'allowance-reached',
+      { app: 'monitors', hostname: null, period: '2026-11', allowance: 2, used: 5, held: 3 },
+      { ...context, site: null },
+    );
+    expect(m.title).toBe('Acme & Co has more uptime monitors than its allowance');
+    expect(m.summary).toContain('has 5 uptime monitors and an allowance of 2 with overage billing off');
+    expect(m.summary).toContain('the newest 3 are not probed');
+    expect(m.facts).toContainEqual({ label: 'Not probed', value: '3' });
+    expect(m.link).toEqual({ url: 'https://sitewatch.example/billing', label: 'Open billing' });
   });
 
   it('a monitor’s alert targets never reach a message', () => {

@@ -187,6 +187,12 @@ describe('monitor status in words', () => {
     expect(
       statusOf({ enabled: 1, status: 'up' }, { probing: { ...probing, pausedBy: 'app' }, consensus: null }),
     ).toMatchObject({ label: 'Stopped', detail: 'the Uptime app is off' });
+    expect(
+      statusOf(
+        { enabled: 1, status: 'up' },
+        { probing: { ...probing, pausedBy: 'allowance' }, consensus: null },
+      ),
+    ).toMatchObject({ label: 'Held', detail: 'past the monitor allowance', tone: 'neutral' });
     expect(statusOf({ enabled: 1, status: 'unknown' }).label).toBe('Not checked yet');
     expect(
       statusOf(

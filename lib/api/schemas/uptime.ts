@@ -272,9 +272,11 @@ export const monitorLiveResponse = z.object({
     .object({
       active: z.boolean().describe('rounds are being scheduled'),
       pausedBy: z
-        .enum(['monitor', 'app'])
+        .enum(['monitor', 'app', 'allowance'])
         .nullable()
-        .describe("monitor: enabled is 0; app: the site's Uptime app is off; null while active"),
+        .describe(
+          "monitor: enabled is 0; app: the site's Uptime app is off; allowance: the organization has more monitors than its allowance (ALLOWANCE_MONITORS per site, pooled) with overage off, and this is one of the newest, held until overage is on or the pool allows it again; null while active",
+        ),
       nextRoundAt: msOrNull('when the next round is due; null while paused'),
     })
     .strict()

@@ -6738,8 +6738,8 @@ export interface operations {
                         probing: {
                             /** @description rounds are being scheduled */
                             active: boolean;
-                            /** @description monitor: enabled is 0; app: the site's Uptime app is off; null while active */
-                            pausedBy: ("monitor" | "app") | null;
+                            /** @description monitor: enabled is 0; app: the site's Uptime app is off; allowance: the organization has more monitors than its allowance (ALLOWANCE_MONITORS per site, pooled) with overage off, and this is one of the newest, held until overage is on or the pool allows it again; null while active */
+                            pausedBy: ("monitor" | "app" | "allowance") | null;
                             /** @description when the next round is due; null while paused (epoch milliseconds) */
                             nextRoundAt: number | null;
                         };

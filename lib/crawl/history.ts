@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
@@ -108,26 +108,24 @@ export async function previousCompletedRun(db: Db, run: Run): Promise<Run | unde
 
 /**
  * Broken targets of `run` absent from `previous` (new) and of `previous` absent from `run` (fixed),
- * with the rows that carry them so the caller can apply the site's current exclusions. The set
- * differences run in the database on the (run_id, target_url, source_url) index.
+ * distinct. A side's targets are those with a row `shown` (SQL over the row `b`: the site's current
+ * exclusions) that the other run does not report at all. The set differences run in the database on
+ * the (run_id, target_url, source_url) index.
  */
 export async function brokenTargetChanges(
   db: Db,
   tenantId: string,
   runId: string,
   previousId: string,
-): Promise<{ side: 'new' | 'fixed'; target_url: string; source_url: string; kind: string }[]> {
-  const targets = (id: string) =>
-    sql`select target_url from broken_links where tenant_id = ${tenantId} and run_id = ${id}::uuid`;
+  shown: SQL,
+): Promise<{ side: 'new' | 'fixed'; target_url: string }[]> {
+  const targets = (id: string, where: SQL) =>
+    sql`select b.target_url from broken_links b where b.tenant_id = ${tenantId} and b.run_id = ${id}::uuid and ${where}`;
   return queryRows(
     db,
-    sql`select 'new' as side, b.target_url, b.source_url, b.kind from broken_links b
-          where b.tenant_id = ${tenantId} and b.run_id = ${runId}::uuid
-            and b.target_url in (${targets(runId)} except ${targets(previousId)})
+    sql`select 'new' as side, target_url from (${targets(runId, shown)} except ${targets(previousId, sql`true`)}) n
         union all
-        select 'fixed' as side, b.target_url, b.source_url, b.kind from broken_links b
-          where b.tenant_id = ${tenantId} and b.run_id = ${previousId}::uuid
-            and b.target_url in (${targets(previousId)} except ${targets(runId)})`,
+        select 'fixed' as side, target_url from (${targets(previousId, shown)} except ${targets(runId, sql`true`)}) f`,
   );
 }
 

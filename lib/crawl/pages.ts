@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
+import { containsPattern } from '@/lib/db/like';
 import { queryRows } from '@/lib/db/rows';
 import { crawlUrlOutlinks, crawlUrlOwnStatus } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
@@ -126,7 +127,7 @@ export async function listCrawledUrls(
     );
   if (query.status) where.push(statusClass(query.status));
   if (query.q) {
-    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(query.q);
     where.push(sql`(url ilike ${pattern} or title ilike ${pattern})`);
   }
   if (after) {

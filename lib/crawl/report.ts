@@ -1,8 +1,8 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
-import { type BrokenLink, brokenLinks, type Run, seoReports } from '@/lib/db/schema';
+import { type BrokenLink, brokenLinks, type Run, type Site, seoReports } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
 import { isSeoCheckId, isSeoImpact, type SeoIssue } from '@/lib/seo/checks';
 import { buildSeoReport, type SeoReport } from '@/lib/seo/report';
@@ -10,7 +10,7 @@ import { scoreSeo } from '@/lib/seo/score';
 import { getVisibleSite } from '@/lib/sites/access';
 import { decodeList, type RunResource, runResource } from '@/lib/sites/resource';
 import { brokenTargetChanges, previousCompletedRun, reportRun, seoIssueChanges } from './history';
-import { compileExcludes, type PathMatcher } from './url';
+import { compileExcludes, NEVER, type PathMatcher } from './url';
 
 /** The Broken link resource exactly as the spec lists it. */
 export function brokenLinkResource(b: BrokenLink) {
@@ -59,6 +59,78 @@ function excludedRow(
   return isExcluded(row.source_url) || (row.kind === 'internal' && isExcluded(row.target_url));
 }
 
+/** What a broken-link view of one crawl reads: the run, what it compares with, and what is hidden. */
+export interface BrokenLinkScope {
+  site: Site;
+  run: Run;
+  /** The latest completed crawl started before `run`: the comparison's other side. */
+  previous: Run | undefined;
+  isExcluded: PathMatcher;
+  /** URLs of both runs' rows that the current excludePaths hide (see `reportRowShown`); null: none. */
+  excluded: string[] | null;
+}
+
+/**
+ * The crawl a broken-link view shows (`runId`, else the latest), for the report and the list grouped
+ * by target alike: the site must be visible with the Broken Links app on.
+ */
+export async function brokenLinkScope(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  runId?: string,
+): Promise<BrokenLinkScope> {
+  const site = await getVisibleSite(db, principal, siteId);
+  if (site.scanner_enabled !== 1)
+    throw new NotFoundError('the Broken Links app is not enabled for this site');
+  const run = await reportRun(db, site, runId);
+  const previous = await previousCompletedRun(db, run);
+  const isExcluded = compileExcludes(decodeList(site.exclude_paths));
+  const excluded =
+    isExcluded === NEVER
+      ? null
+      : await excludedReportUrls(
+          db,
+          site.tenant_id,
+          [run.id, ...(previous ? [previous.id] : [])],
+          isExcluded,
+        );
+  return { site, run, previous, isExcluded, excluded };
+}
+
+/**
+ * The source pages and internal targets of the runs' report rows that `isExcluded` matches: the
+ * globs run here, once per distinct URL, and SQL leaves the rows out by equality (reportRowShown).
+ */
+async function excludedReportUrls(
+  db: Db,
+  tenantId: string,
+  runIds: string[],
+  isExcluded: PathMatcher,
+): Promise<string[]> {
+  const ofRuns = sql`tenant_id = ${tenantId} and run_id in (${sql.join(
+    runIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )})`;
+  const urls = await queryRows<{ url: string }>(
+    db,
+    sql`select source_url as url from broken_links where ${ofRuns}
+        union select target_url from broken_links where ${ofRuns} and kind = 'internal'`,
+  );
+  return urls.map((row) => row.url).filter((url) => isExcluded(url));
+}
+
+/**
+ * SQL: whether the broken_links row `alias` shows under the current excludePaths (`excludedRow`, as
+ * the equality with the URLs `excludedReportUrls` found). The list travels as one JSON parameter.
+ */
+export function reportRowShown(excluded: string[] | null, alias = 'b'): SQL {
+  if (!excluded?.length) return sql`true`;
+  const table = sql.identifier(alias);
+  const hidden = sql`(select jsonb_array_elements_text(${JSON.stringify(excluded)}::jsonb))`;
+  return sql`not (${table}.source_url in ${hidden} or (${table}.kind = 'internal' and ${table}.target_url in ${hidden}))`;
+}
+
 /**
  * GET /v1/sites/{id}/report (the latest crawl) and /runs/{runId}/report (that crawl): one row per
  * (broken target, linking page), ordered by target then source. The site's current excludePaths
@@ -71,12 +143,8 @@ export async function getBrokenLinkReport(
   siteId: string,
   runId?: string,
 ): Promise<BrokenLinkReport> {
-  const site = await getVisibleSite(db, principal, siteId);
-  if (site.scanner_enabled !== 1)
-    throw new NotFoundError('the Broken Links app is not enabled for this site');
-  const run = await reportRun(db, site, runId);
-
-  const isExcluded = compileExcludes(decodeList(site.exclude_paths));
+  const scope = await brokenLinkScope(db, principal, siteId, runId);
+  const { site, run, isExcluded } = scope;
   const rows = (
     await db
       .select()
@@ -103,28 +171,31 @@ export async function getBrokenLinkReport(
       external_broken: external.size,
     },
     brokenLinks: rows.map(brokenLinkResource),
-    sincePreviousRun: await brokenTargetsSincePrevious(db, run, isExcluded),
+    sincePreviousRun: await brokenTargetsSincePrevious(db, scope),
   };
 }
 
 /** New and fixed broken targets against the previous completed crawl, after the current exclusions. */
-async function brokenTargetsSincePrevious(
+export async function brokenTargetsSincePrevious(
   db: Db,
-  run: Run,
-  isExcluded: PathMatcher,
+  { run, previous, excluded }: Pick<BrokenLinkScope, 'run' | 'previous' | 'excluded'>,
 ): Promise<BrokenTargetChanges> {
-  const previous = await previousCompletedRun(db, run);
   if (!previous) return { previousRunId: null, newTargets: [], fixedTargets: [] };
-  const newTargets = new Set<string>();
-  const fixedTargets = new Set<string>();
-  for (const row of await brokenTargetChanges(db, run.tenant_id, run.id, previous.id)) {
-    if (excludedRow(isExcluded, row)) continue;
-    (row.side === 'new' ? newTargets : fixedTargets).add(row.target_url);
+  const newTargets: string[] = [];
+  const fixedTargets: string[] = [];
+  for (const row of await brokenTargetChanges(
+    db,
+    run.tenant_id,
+    run.id,
+    previous.id,
+    reportRowShown(excluded),
+  )) {
+    (row.side === 'new' ? newTargets : fixedTargets).push(row.target_url);
   }
   return {
     previousRunId: previous.id,
-    newTargets: [...newTargets].sort(byText),
-    fixedTargets: [...fixedTargets].sort(byText),
+    newTargets: newTargets.sort(byText),
+    fixedTargets: fixedTargets.sort(byText),
   };
 }
 

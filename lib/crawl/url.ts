@@ -135,7 +135,8 @@ const PLAIN_AUTHORITY: boolean[] = Array.from({ length: 128 }, (_, c) =>
  */
 export type PathMatcher = (url: string | URL) => boolean;
 
-const NEVER: PathMatcher = () => false;
+/** The matcher of an empty excludePaths: nothing excluded (compared by identity to skip work). */
+export const NEVER: PathMatcher = () => false;
 
 export function compileExcludes(globs: readonly string[]): PathMatcher {
   const patterns = globs.map((g) => g.trim()).filter((g) => g !== '');

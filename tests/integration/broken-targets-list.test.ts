@@ -1,0 +1,261 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '@/lib/auth/principal';
+import {
+  BROKEN_TARGET_SORTS,
+  type BrokenTargetsQuery,
+  listBrokenTargets,
+  matchingBrokenTargets,
+} from '@/lib/crawl/broken-targets';
+import { getBrokenLinkReport } from '@/lib/crawl/report';
+import type { Db } from '@/lib/db/client';
+import * as schema from '@/lib/db/schema';
+import { useTestDatabase } from '../support/db';
+import { insertSite } from '../support/fixtures';
+
+/*
+ * The dead-link report grouped by target is picked in SQL a page at a time (issue 12): grouping,
+ * the status classes, filters, every sort with its ties, the keyset cursor and the site's current
+ * excludePaths, on report rows stored straight in the database (crawl-views.test.ts runs the same
+ * endpoint over real crawls).
+ */
+
+let db: Db;
+let teardown: () => Promise<void>;
+let principal: Principal;
+let siteId: string;
+const runIds: string[] = [];
+
+type Row = Partial<typeof schema.brokenLinks.$inferInsert> & { target: string; source: string };
+const row = (target: string, source: string, extra: Omit<Row, 'target' | 'source'> = {}): Row => ({
+  target,
+  source,
+  ...extra,
+});
+
+/** A completed crawl `days` ago with these report rows. */
+async function storeCrawl(days: number, rows: Row[]): Promise<string> {
+  const startedAt = Date.now() - days * 86_400_000;
+  const [run] = await db
+    .insert(schema.runs)
+    .values({
+      site_id: siteId,
+      tenant_id: principal.tenantId,
+      started_at: startedAt,
+      finished_at: startedAt + 1000,
+      state: 'completed',
+      kind: 'crawl',
+    })
+    .returning({ id: schema.runs.id });
+  await db.insert(schema.brokenLinks).values(
+    rows.map(({ target, source, ...extra }) => ({
+      run_id: run!.id,
+      tenant_id: principal.tenantId,
+      source_url: source,
+      target_url: target,
+      status: 'broken' as const,
+      status_code: 404,
+      kind: 'internal' as const,
+      detail: 'not found (404)',
+      created_at: startedAt,
+      link_text: 'text',
+      link_selector: 'a',
+      ...extra,
+    })),
+  );
+  runIds.push(run!.id);
+  return run!.id;
+}
+
+const latest = [
+  row('https://a.test/gone', 'https://a.test/'),
+  row('https://a.test/gone', 'https://a.test/x'),
+  row('https://a.test/gone', 'https://a.test/y'),
+  row('https://b.test/down', 'https://a.test/x', { kind: 'external', status_code: 503, detail: 'error 503' }),
+  row('https://a.test/old', 'https://a.test/', {
+    status_code: 410,
+    redirect_chain:
+      '[{"status":301,"url":"https://a.test/old"},{"status":410,"url":"https://a.test/closed"}]',
+  }),
+  row('http://', 'https://a.test/y', { status_code: null, detail: 'invalid URL: "http://"' }),
+  row('https://a.test/moved', 'https://a.test/z', { status_code: 304 }),
+  row('https://c.test/odd', 'https://a.test/z', { kind: 'external', status_code: 999 }),
+];
+
+beforeAll(async () => {
+  ({ db, teardown } = await useTestDatabase());
+  const tenantId = 'org-broken-targets';
+  await db.insert(schema.organizations).values({ id: tenantId, name: 'bt', slug: 'bt' });
+  siteId = await insertSite(db, tenantId, 'a.test');
+  principal = { tenantId, via: 'key', keyId: 'k', siteIds: 'all', canCrawl: true };
+  // Three crawls: /gone broken in all; /old in the first, fixed in the second, back in the latest.
+  await storeCrawl(3, [
+    row('https://a.test/gone', 'https://a.test/'),
+    row('https://a.test/old', 'https://a.test/'),
+  ]);
+  await storeCrawl(2, [
+    row('https://a.test/gone', 'https://a.test/'),
+    row('https://a.test/fixed', 'https://a.test/'),
+  ]);
+  await storeCrawl(1, latest);
+});
+afterAll(() => teardown());
+
+const list = (query: BrokenTargetsQuery = {}) => listBrokenTargets(db, principal, siteId, undefined, query);
+const urls = async (query: BrokenTargetsQuery) => (await list(query)).targets.map((t) => t.target_url);
+
+describe('the dead-link report grouped by target, in SQL', () => {
+  it('gives each target its linking pages, first seen, new, parsed hops and first sources by URL', async () => {
+    const page = await list();
+    const byUrl = new Map(page.targets.map((t) => [t.target_url, t]));
+    const [first, second, third] = runIds as [string, string, string];
+    const started = async (id: string) =>
+      (await db.select().from(schema.runs).where(eq(schema.runs.id, id)))[0]!.started_at;
+    expect(byUrl.get('https://a.test/gone')).toMatchObject({
+      kind: 'internal',
+      status: 'broken',
+      status_code: 404,
+      linking_pages: 3,
+      first_seen: await started(first),
+      is_new: false,
+      sources: ['https://a.test/', 'https://a.test/x', 'https://a.test/y'].map((source_url) => ({
+        source_url,
+        link_text: 'text',
+        link_selector: 'a',
+      })),
+    });
+    // Broken, fixed, broken again: first seen in the latest crawl, and new.
+    expect(byUrl.get('https://a.test/old')).toMatchObject({ first_seen: await started(third), is_new: true });
+    expect(byUrl.get('https://a.test/old')!.hops).toEqual([
+      { status: 301, url: 'https://a.test/old' },
+      { status: 410, url: 'https://a.test/closed' },
+    ]);
+    expect(byUrl.get('https://b.test/down')).toMatchObject({
+      linking_pages: 1,
+      is_new: true,
+      detail: 'error 503',
+    });
+    expect(page.matching).toEqual({ targets: 6, rows: 8 });
+    expect(page.run).toMatchObject({
+      broken_count: 6,
+      pages_with_broken_count: 4,
+      internal_broken: 4,
+      external_broken: 2,
+    });
+    expect(page.sincePreviousRun).toEqual({
+      previousRunId: second,
+      newTargets: [
+        'http://',
+        'https://a.test/moved',
+        'https://a.test/old',
+        'https://b.test/down',
+        'https://c.test/odd',
+      ],
+      fixedTargets: ['https://a.test/fixed'],
+    });
+  });
+
+  it('sorts the sitewide problems first by default, ties by URL, and reverses on request', async () => {
+    expect(await urls({})).toEqual([
+      'https://a.test/gone',
+      'http://',
+      'https://a.test/moved',
+      'https://a.test/old',
+      'https://b.test/down',
+      'https://c.test/odd',
+    ]);
+    // No status sorts lowest; ties still go by URL ascending when the order is descending.
+    expect(await urls({ sort: 'status' })).toEqual([
+      'http://',
+      'https://a.test/moved',
+      'https://a.test/gone',
+      'https://a.test/old',
+      'https://b.test/down',
+      'https://c.test/odd',
+    ]);
+    expect((await urls({ sort: 'status', order: 'desc' }))[0]).toBe('https://c.test/odd');
+    expect((await urls({ sort: 'kind' })).slice(-2)).toEqual(['https://b.test/down', 'https://c.test/odd']);
+    expect((await urls({ sort: 'firstSeen' }))[0]).toBe('https://a.test/gone');
+    expect(await urls({ sort: 'target', order: 'desc' })).toEqual([
+      'https://c.test/odd',
+      'https://b.test/down',
+      'https://a.test/old',
+      'https://a.test/moved',
+      'https://a.test/gone',
+      'http://',
+    ]);
+  });
+
+  it('filters by kind, status class (304 a 3xx; none and nonsense codes errors), new and a search', async () => {
+    expect(await urls({ kind: 'external' })).toEqual(['https://b.test/down', 'https://c.test/odd']);
+    expect(await urls({ status: '5xx' })).toEqual(['https://b.test/down']);
+    expect(await urls({ status: '3xx' })).toEqual(['https://a.test/moved']);
+    expect(await urls({ status: 'error', sort: 'target' })).toEqual(['http://', 'https://c.test/odd']);
+    expect(await urls({ change: 'new', kind: 'internal', sort: 'target' })).toEqual([
+      'http://',
+      'https://a.test/moved',
+      'https://a.test/old',
+    ]);
+    // The search matches the target or a linking page, case-insensitively; % and _ are literal.
+    expect(await urls({ q: 'A.TEST/Y', sort: 'target' })).toEqual(['http://', 'https://a.test/gone']);
+    expect(await urls({ q: '%' })).toEqual([]);
+    const filtered = await list({ kind: 'internal', status: '4xx' });
+    expect(filtered.matching).toEqual({ targets: 2, rows: 4 });
+  });
+
+  it('pages by keyset under every sort and order: each target exactly once, in the order of one page', async () => {
+    for (const sort of BROKEN_TARGET_SORTS) {
+      for (const order of ['asc', 'desc'] as const) {
+        const whole = await urls({ sort, order });
+        const paged: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await list({ sort, order, limit: 2, cursor });
+          expect(page.matching.targets).toBe(6);
+          paged.push(...page.targets.map((t) => t.target_url));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        expect(paged, `${sort} ${order}`).toEqual(whole);
+      }
+    }
+  });
+
+  it('writes every linking page of the matching targets for the CSV, in the same order', async () => {
+    const whole = await matchingBrokenTargets(db, principal, siteId, undefined, {});
+    expect(whole.targets.map((t) => t.target_url)).toEqual(await urls({}));
+    expect(whole.targets[0]!.allSources.map((s) => s.source_url)).toEqual([
+      'https://a.test/',
+      'https://a.test/x',
+      'https://a.test/y',
+    ]);
+  });
+
+  it("applies the site's current excludePaths to the targets, their pages, the counts and the comparison", async () => {
+    await db
+      .update(schema.sites)
+      .set({ exclude_paths: JSON.stringify(['/y', '/old']) })
+      .where(eq(schema.sites.id, siteId));
+    try {
+      const page = await list();
+      // /old is an excluded internal target; http:// was linked only from /y.
+      expect(page.targets.map((t) => [t.target_url, t.linking_pages])).toEqual([
+        ['https://a.test/gone', 2],
+        ['https://a.test/moved', 1],
+        ['https://b.test/down', 1],
+        ['https://c.test/odd', 1],
+      ]);
+      expect(page.matching).toEqual({ targets: 4, rows: 5 });
+      const report = await getBrokenLinkReport(db, principal, siteId);
+      expect(page.run).toEqual(report.run);
+      expect(page.sincePreviousRun).toEqual(report.sincePreviousRun);
+      expect(page.sincePreviousRun.newTargets).toEqual([
+        'https://a.test/moved',
+        'https://b.test/down',
+        'https://c.test/odd',
+      ]);
+      expect(await urls({ q: 'a.test/y' })).toEqual([]);
+    } finally {
+      await db.update(schema.sites).set({ exclude_paths: '[]' }).where(eq(schema.sites.id, siteId));
+    }
+  });
+});

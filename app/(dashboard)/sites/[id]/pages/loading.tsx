@@ -1,0 +1,1 @@
+export { SiteLoading as default } from '@/components/sites/site-loading';

@@ -68,7 +68,7 @@ export function PropertyPicker({ siteId, onSaved }: { siteId: string; onSaved: (
   }
 
   return (
-    <form onSubmit={save} className="space-y-4" aria-label="Choose the property">
+    <form onSubmit={save} className="space-y-4">
       <SelectField
         label="Property"
         hint="Only properties this account can read are listed."

@@ -22,6 +22,16 @@ export function TrafficReport({
 }) {
   const { comparison, series } = analytics;
   const totals = rangeTotals(series);
+  if (analytics.syncedAt === null && series.length === 0) {
+    return (
+      <Section id="search-traffic" title="Search traffic" headingLevel={3}>
+        <p className="text-sm text-zinc-600">
+          The first sync fetches the last 90 days from Search Console; clicks, impressions and the weekly
+          comparison appear here when it has run (usually within a few minutes).
+        </p>
+      </Section>
+    );
+  }
   return (
     <>
       <Section
@@ -56,9 +66,7 @@ export function TrafficReport({
           </dl>
         ) : (
           <p className="text-sm text-zinc-600">
-            {analytics.syncedAt
-              ? 'Search Console has no final day with impressions for this property yet.'
-              : 'The first sync (the last 90 days) has not run yet: the figures appear here when it has.'}
+            Search Console has no final day with impressions for this property yet.
           </p>
         )}
       </Section>

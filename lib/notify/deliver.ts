@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { config } from '@/lib/config';
+import { openWebhookUrl, sealWebhookUrl } from '@/lib/crypto/webhook-urls';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import {
@@ -119,7 +120,8 @@ async function dispatchOne(tx: Db, now: number): Promise<boolean> {
           kind: event.kind,
           channel: r.channel,
           receiver_key: r.key,
-          target: r.channel === 'email' ? r.address : r.url,
+          // A webhook's URL is its credential: sealed here as in the settings it came from.
+          target: r.channel === 'email' ? r.address : sealWebhookUrl(r.url, event.tenant_id),
           member_user_id: r.memberUserId,
           idempotency_key: messageIdFor(event.id, r.key),
           next_attempt_at: now,
@@ -342,10 +344,22 @@ async function deliverOne(
     organizationName,
     site,
   });
-  const target: Target =
-    delivery.channel === 'email'
-      ? { channel: 'email', address: delivery.target }
-      : { channel: delivery.channel as WebhookKind, url: delivery.target };
+  let target: Target;
+  if (delivery.channel === 'email') {
+    target = { channel: 'email', address: delivery.target };
+  } else {
+    const url = openWebhookUrl(delivery.target, delivery.tenant_id);
+    if (url === null) {
+      const unreadable = 'not sent: the stored webhook URL could not be opened (was ENCRYPTION_KEY changed?)';
+      return record(
+        db,
+        delivery,
+        { ok: false, status: null, detail: unreadable, retryable: false, retryAfterMs: null },
+        now,
+      );
+    }
+    target = { channel: delivery.channel as WebhookKind, url };
+  }
   const outcome = await sendToTarget(db, target, message, {
     idempotencyKey: delivery.idempotency_key,
     signingSecrets: secrets,

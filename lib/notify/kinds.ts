@@ -1,4 +1,4 @@
-import type { NotificationWebhook } from './webhook';
+import type { StoredWebhook } from './webhook';
 
 /**
  * What a notification is about: the `kind` a producer queues (`enqueueNotification`), which decides
@@ -96,7 +96,8 @@ export interface MonitorPayload {
   url: string;
   /** Delivered on top of whatever the settings resolve to (spec: Events rule 3). */
   alertEmails?: string[];
-  alertWebhooks?: NotificationWebhook[];
+  /** Sealed, as the monitor stores them (lib/notify/webhook.ts). */
+  alertWebhooks?: StoredWebhook[];
 }
 
 export interface UptimeDownPayload extends MonitorPayload {

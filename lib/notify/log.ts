@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { openWebhookUrl } from '@/lib/crypto/webhook-urls';
 import type { Db } from '@/lib/db/client';
 import { decodeCursor, encodeCursor } from '@/lib/db/cursor';
 import { notificationAttempts, notificationDeliveries, sites, users } from '@/lib/db/schema';
 import type { NotificationKind } from './kinds';
 import { MAX_DELIVERY_ATTEMPTS } from './retry';
-import type { WebhookKind } from './webhook';
+import { elideUrlPath, type WebhookKind } from './webhook';
 
 /**
  * GET /v1/notifications/deliveries: what was sent to whom, newest first, a page at a time. Receivers
@@ -62,16 +63,6 @@ export interface DeliveryQuery {
   cursor?: string;
 }
 
-/** `https://hooks.slack.com/services/T0/B0/xyz` -> `https://hooks.slack.com/…`. */
-export function elideUrlPath(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return parsed.pathname === '/' && !parsed.search ? `${parsed.origin}/` : `${parsed.origin}/…`;
-  } catch {
-    return '…';
-  }
-}
-
 const isKey = (key: unknown[]): key is [number, string] =>
   key.length === 2 &&
   Number.isSafeInteger(key[0]) &&
@@ -127,7 +118,11 @@ export async function listDeliveries(db: Db, tenantId: string, query: DeliveryQu
         ? delivery.member_user_id
           ? { type: 'member', userId: delivery.member_user_id, name: memberName, email: delivery.target }
           : { type: 'email', email: delivery.target }
-        : { type: 'webhook', kind: delivery.channel, url: elideUrlPath(delivery.target) };
+        : {
+            type: 'webhook',
+            kind: delivery.channel,
+            url: elideUrlPath(openWebhookUrl(delivery.target, tenantId) ?? ''),
+          };
     return {
       id: delivery.id,
       eventId: delivery.event_id,

@@ -1,9 +1,10 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
+import { webhookUrlDigest } from '@/lib/crypto/webhook-urls';
 import type { Db } from '@/lib/db/client';
 import { members, users } from '@/lib/db/schema';
 import type { KindReceivers, RecipientList, WebhookList } from './kinds';
 import { type NotificationSettings, orgSettings, type Recipient, siteOverride } from './settings';
-import { type NotificationWebhook, WEBHOOK_KINDS } from './webhook';
+import { type NotificationWebhook, readStoredWebhooks } from './webhook';
 
 /**
  * Who receives one event, resolved when the delivery job picks it up (so settings changed a moment
@@ -30,13 +31,8 @@ export async function effectiveSettings(
 }
 
 const emailKey = (address: string) => `email:${address.trim().toLowerCase()}`;
-const webhookKey = (hook: NotificationWebhook) => `webhook:${hook.kind}:${hook.url}`;
-
-function isWebhook(value: unknown): value is NotificationWebhook {
-  if (typeof value !== 'object' || value === null) return false;
-  const { kind, url } = value as Record<string, unknown>;
-  return typeof url === 'string' && (WEBHOOK_KINDS as readonly unknown[]).includes(kind);
-}
+/** The URL's digest stands in for it: the key is stored in clear, and a chat webhook's URL is its credential. */
+const webhookKey = (hook: NotificationWebhook) => `webhook:${hook.kind}:${webhookUrlDigest(hook.url)}`;
 
 /** Members' current addresses by user id; users no longer in the organization are absent. */
 async function memberAddresses(
@@ -72,7 +68,8 @@ export async function resolveReceivers(
     if (Array.isArray(alertEmails))
       for (const email of alertEmails)
         if (typeof email === 'string') recipients.push({ kind: 'email', email });
-    if (Array.isArray(alertWebhooks)) webhooks.push(...alertWebhooks.filter(isWebhook));
+    // Sealed in the payload as in the monitor they were copied from.
+    webhooks.push(...readStoredWebhooks(alertWebhooks, event.tenantId));
   }
 
   const userIds = [...new Set(recipients.flatMap((r) => (r.kind === 'user' ? [r.userId] : [])))];

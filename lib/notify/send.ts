@@ -8,7 +8,7 @@ import { slackPayload } from './formats/slack';
 import { teamsPayload } from './formats/teams';
 import type { Message } from './message';
 import { isRetryableStatus, parseRetryAfter } from './retry';
-import type { WebhookKind } from './webhook';
+import { elideUrlPath, type WebhookKind } from './webhook';
 
 /**
  * Sends one message to one target, through the email transport or `lib/net` (which checks the
@@ -102,7 +102,8 @@ async function sendWebhook(
     return {
       ok: false,
       status: null,
-      detail: error.detail,
+      // Recorded, shown in the delivery log and the test's 502: never with the URL's credential.
+      detail: error.detail.split(target.url).join(elideUrlPath(target.url)),
       // An address the service may not reach, or a URL that is not one, stays so on a retry.
       retryable: error.code !== 'blocked' && error.code !== 'invalid-url',
       retryAfterMs: null,

@@ -6,7 +6,7 @@ import { InvalidError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
 import { RECIPIENT_LISTS, WEBHOOK_LISTS } from './kinds';
 import { type SigningSecretView, signingSecretView } from './signing';
-import type { NotificationWebhook } from './webhook';
+import { type NotificationWebhook, readStoredWebhooks, storeWebhooks } from './webhook';
 
 /**
  * Notification settings (spec: Notification settings): the organization's defaults (scope `org`) and
@@ -52,20 +52,29 @@ export function emptySettings(): NotificationSettings {
 
 type Lists = Omit<NotificationSettings, 'includeOrgDefaults'>;
 
-/** The stored document holds the lists; `include_org_defaults` is its own column. */
-function fromRow(row: { settings: unknown; include_org_defaults: number } | undefined): NotificationSettings {
+/**
+ * The stored document holds the lists, webhooks with their URL sealed (lib/notify/webhook.ts:
+ * `{kind, sealedUrl}`); `include_org_defaults` is its own column.
+ */
+function fromRow(
+  tenantId: string,
+  row: { settings: unknown; include_org_defaults: number } | undefined,
+): NotificationSettings {
   const settings = emptySettings();
   if (!row) return settings;
-  const stored = (row.settings ?? {}) as Partial<Lists>;
-  for (const list of RECIPIENT_LISTS) settings[list] = stored[list] ?? [];
-  for (const list of WEBHOOK_LISTS) settings[list] = stored[list] ?? [];
+  const stored = (row.settings ?? {}) as Record<string, unknown>;
+  for (const list of RECIPIENT_LISTS) settings[list] = (stored[list] as Recipient[] | undefined) ?? [];
+  for (const list of WEBHOOK_LISTS) settings[list] = readStoredWebhooks(stored[list], tenantId);
   settings.includeOrgDefaults = row.include_org_defaults === 1;
   return settings;
 }
 
-function listsOf(settings: NotificationSettings): Lists {
-  const { includeOrgDefaults: _omitted, ...lists } = settings;
-  return lists;
+/** The document to store: the lists, webhook URLs sealed. */
+function storedLists(tenantId: string, settings: NotificationSettings): Record<string, unknown> {
+  const { includeOrgDefaults: _omitted, ...lists }: Lists & { includeOrgDefaults: boolean } = settings;
+  const stored: Record<string, unknown> = { ...lists };
+  for (const list of WEBHOOK_LISTS) stored[list] = storeWebhooks(settings[list], tenantId);
+  return stored;
 }
 
 async function readScope(db: Db, tenantId: string, scope: string) {
@@ -82,7 +91,7 @@ async function readScope(db: Db, tenantId: string, scope: string) {
 
 /** The org defaults; `includeOrgDefaults` reads true there (it has no meaning on this scope). */
 export async function orgSettings(db: Db, tenantId: string): Promise<NotificationSettings> {
-  return { ...fromRow(await readScope(db, tenantId, ORG_SCOPE)), includeOrgDefaults: true };
+  return { ...fromRow(tenantId, await readScope(db, tenantId, ORG_SCOPE)), includeOrgDefaults: true };
 }
 
 /** A site's override, or null when the site follows the org defaults. */
@@ -92,7 +101,7 @@ export async function siteOverride(
   siteId: string,
 ): Promise<NotificationSettings | null> {
   const row = await readScope(db, tenantId, siteId);
-  return row ? fromRow(row) : null;
+  return row ? fromRow(tenantId, row) : null;
 }
 
 /** Ids of the organization's sites that carry their own override, oldest site first. */
@@ -149,7 +158,7 @@ async function writeScope(
   for (const list of WEBHOOK_LISTS) if (input[list] !== undefined) merged[list] = input[list];
   if (input.includeOrgDefaults !== undefined) merged.includeOrgDefaults = input.includeOrgDefaults;
   const values = {
-    settings: listsOf(merged),
+    settings: storedLists(tenantId, merged),
     include_org_defaults: merged.includeOrgDefaults ? 1 : 0,
     updated_at: now,
   };

@@ -113,7 +113,7 @@ export async function getMonitorLive(
     .limit(1);
   const held = await monitorsHeldAtAllowance(db, monitor.tenant_id);
   return {
-    monitor: monitorResource(monitor),
+    monitor: monitorResource(monitor, principal),
     probing: probingOf(monitor, site, held.has(monitor.id)),
     regions: regionProbesOf(monitor),
     consensus: storedConsensus(monitor),

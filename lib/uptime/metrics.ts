@@ -163,7 +163,7 @@ export async function getMonitorMetrics(
   );
 
   const range = await uptimeOverRange(db, monitor, fromMs, now);
-  return { monitor: monitorResource(monitor), fromMs, hours: buckets, ...range };
+  return { monitor: monitorResource(monitor, principal), fromMs, hours: buckets, ...range };
 }
 
 /**

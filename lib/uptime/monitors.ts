@@ -5,7 +5,7 @@ import { overageState } from '@/lib/billing/settings';
 import type { Db } from '@/lib/db/client';
 import { type Site, type UptimeMonitor, uptimeMonitors } from '@/lib/db/schema';
 import { ConflictError, ForbiddenError, NotFoundError } from '@/lib/errors';
-import type { NotificationWebhook } from '@/lib/notify/webhook';
+import { type NotificationWebhook, storeWebhooks } from '@/lib/notify/webhook';
 import { getVisibleSite } from '@/lib/sites/access';
 import { type MonitorResource, monitorResource } from './resource';
 import { nextRoundAt } from './schedule';
@@ -35,7 +35,7 @@ const flag = (on: boolean): 0 | 1 => (on ? 1 : 0);
 /** GET /v1/sites/{id}/uptime/monitors: the site's monitors, oldest first. */
 export async function listMonitors(db: Db, principal: Principal, siteId: string): Promise<MonitorResource[]> {
   const site = await getVisibleSite(db, principal, siteId);
-  return (await monitorsOfSite(db, site)).map((m) => monitorResource(m));
+  return (await monitorsOfSite(db, site)).map((m) => monitorResource(m, principal));
 }
 
 /** A site's monitor rows, oldest first (the listing's order; the monthly report's too). */
@@ -84,7 +84,7 @@ export async function createMonitor(
         timeout_seconds: input.timeoutSeconds,
         enabled: flag(input.enabled),
         alert_emails: JSON.stringify(input.alertEmails),
-        alert_webhooks: JSON.stringify(input.alertWebhooks),
+        alert_webhooks: JSON.stringify(storeWebhooks(input.alertWebhooks, site.tenant_id)),
         status: 'unknown',
         next_probe_at: input.enabled ? now : null,
         created_at: now,
@@ -94,7 +94,7 @@ export async function createMonitor(
     return inserted;
   });
   if (!row) throw new Error('monitor insert returned no row');
-  return monitorResource(row);
+  return monitorResource(row, principal);
 }
 
 /** The site (visible to the caller) and its monitor, or 404; `forUpdate` inside a transaction. */
@@ -129,7 +129,7 @@ export async function getMonitor(
   siteId: string,
   monitorId: string,
 ): Promise<MonitorResource> {
-  return monitorResource((await findMonitor(db, principal, siteId, monitorId)).monitor);
+  return monitorResource((await findMonitor(db, principal, siteId, monitorId)).monitor, principal);
 }
 
 /**
@@ -161,7 +161,7 @@ export async function updateMonitor(
       .returning();
     return updated ?? before;
   });
-  return monitorResource(row);
+  return monitorResource(row, principal);
 }
 
 function applyEdit(before: UptimeMonitor, input: MonitorEdit, now: number): UptimeMonitor {
@@ -172,7 +172,8 @@ function applyEdit(before: UptimeMonitor, input: MonitorEdit, now: number): Upti
   if (input.timeoutSeconds !== undefined) after.timeout_seconds = input.timeoutSeconds;
   if (input.enabled !== undefined) after.enabled = flag(input.enabled);
   if (input.alertEmails !== undefined) after.alert_emails = JSON.stringify(input.alertEmails);
-  if (input.alertWebhooks !== undefined) after.alert_webhooks = JSON.stringify(input.alertWebhooks);
+  if (input.alertWebhooks !== undefined)
+    after.alert_webhooks = JSON.stringify(storeWebhooks(input.alertWebhooks, before.tenant_id));
 
   const resumed = before.enabled === 0 && after.enabled === 1;
   const newTarget = after.url !== before.url;

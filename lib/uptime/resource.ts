@@ -1,4 +1,6 @@
+import { isAdminRole, type Principal } from '@/lib/auth/principal';
 import type { UptimeIncident, UptimeMonitor } from '@/lib/db/schema';
+import { elideUrlPath, readStoredWebhooks } from '@/lib/notify/webhook';
 
 /*
  * The pickers below shape rows into the resources lib/api/schemas/uptime.ts declares; that file
@@ -6,8 +8,24 @@ import type { UptimeIncident, UptimeMonitor } from '@/lib/db/schema';
  * so the internal columns (round lease, latest probes, warnings sent) never leak into a response.
  */
 
-/** Spec: Uptime monitor. */
-export function monitorResource(m: UptimeMonitor) {
+/**
+ * Who reads a monitor's alert webhook URLs in full: owners and admins in the dashboard, who set them.
+ * An API key or a member sees each URL's origin only (the path of a chat webhook is its
+ * credential, and a key may be a CMS integration's); the kinds and the count stay visible.
+ */
+export function seesWebhookUrls(principal: Principal): boolean {
+  return principal.via === 'session' && isAdminRole(principal.role);
+}
+
+/** The stored (sealed) `alert_webhooks` as the spec's JSON-encoded `[{kind, url}]`, URLs in full or elided. */
+function alertWebhooksOf(m: UptimeMonitor, full: boolean): string | null {
+  if (m.alert_webhooks === null) return null;
+  const hooks = readStoredWebhooks(JSON.parse(m.alert_webhooks), m.tenant_id);
+  return JSON.stringify(full ? hooks : hooks.map((h) => ({ kind: h.kind, url: elideUrlPath(h.url) })));
+}
+
+/** Spec: Uptime monitor, as `principal` may read it (`seesWebhookUrls`). */
+export function monitorResource(m: UptimeMonitor, principal: Principal) {
   return {
     id: m.id,
     site_id: m.site_id,
@@ -18,7 +36,7 @@ export function monitorResource(m: UptimeMonitor) {
     timeout_seconds: m.timeout_seconds,
     enabled: m.enabled,
     alert_emails: m.alert_emails,
-    alert_webhooks: m.alert_webhooks,
+    alert_webhooks: alertWebhooksOf(m, seesWebhookUrls(principal)),
     status: m.status,
     status_since: m.status_since,
     last_checked_at: m.last_checked_at,

@@ -11,6 +11,7 @@ import {
   uptimeMonitors,
 } from '@/lib/db/schema';
 import { enqueueNotification } from '@/lib/notify/outbox';
+import type { StoredWebhook } from '@/lib/notify/webhook';
 import type { SentCertWarning } from './certificate';
 import { type RoundVerdict, slowThresholdMs } from './consensus';
 import type { IncidentTracker } from './incident';
@@ -402,7 +403,8 @@ function notificationOf(monitor: UptimeMonitor, event: UptimeEvent, incidentId: 
     monitorName: monitor.name,
     url: monitor.url,
     alertEmails: parseList<string>(monitor.alert_emails),
-    alertWebhooks: parseList<{ kind: string; url: string }>(monitor.alert_webhooks),
+    // Sealed as the monitor keeps them; delivery opens them (lib/notify/receivers.ts).
+    alertWebhooks: parseList<StoredWebhook>(monitor.alert_webhooks),
   };
   const base = { tenantId: monitor.tenant_id, siteId: monitor.site_id, now };
   if (event.kind === 'certificate-expiring') {

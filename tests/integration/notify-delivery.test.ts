@@ -20,6 +20,7 @@ import { enqueueNotification } from '@/lib/notify/outbox';
 import { DELIVERY_LEASE_MS, MAX_DELIVERY_ATTEMPTS } from '@/lib/notify/retry';
 import { emptySettings } from '@/lib/notify/settings';
 import { sendTestNotification } from '@/lib/notify/test-send';
+import { storeWebhooks } from '@/lib/notify/webhook';
 import { quietLogger } from '../support/crawl';
 import { useTestDatabase } from '../support/db';
 import { addMember, call, signInOwner } from '../support/http';
@@ -188,9 +189,10 @@ describe('uptime incidents', () => {
         { kind: 'http', url: http.url },
       ],
     });
+    // As the uptime rounds queue them: the monitor's webhooks sealed, as it stores them.
     const targets = {
       alertEmails: ['extra@delivery.test', 'ONCALL@delivery.test'],
-      alertWebhooks: [{ kind: 'http', url: http.url }],
+      alertWebhooks: storeWebhooks([{ kind: 'http', url: http.url }], owner.tenantId),
     };
     const before = {
       mails: resend.processed.length,

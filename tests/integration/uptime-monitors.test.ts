@@ -108,6 +108,12 @@ describe('creating a monitor', () => {
     expect(JSON.parse(monitor.alert_webhooks)).toEqual([
       { kind: 'slack', url: 'https://hooks.example/slack' },
     ]);
+    // At rest the webhook URL (a chat webhook's credential) is sealed; an owner reads it back in full.
+    const [row] = await db.select().from(uptimeMonitors).where(eq(uptimeMonitors.id, monitor.id));
+    expect(row!.alert_webhooks).not.toContain('hooks.example');
+    expect(JSON.parse(row!.alert_webhooks!)).toEqual([
+      { kind: 'slack', sealedUrl: expect.stringMatching(/^v1\./) },
+    ]);
     expect(monitor.created_at).toBeGreaterThanOrEqual(before);
 
     const state = await live(monitor.id);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { notificationOutbox, probeResults, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
+import { readStoredWebhooks, storeWebhooks } from '@/lib/notify/webhook';
 import { RoundLoop, runDueRounds } from '@/lib/uptime/coordinator';
 import { getMonitorLive } from '@/lib/uptime/live';
 import { getMonitorMetrics } from '@/lib/uptime/metrics';
@@ -57,7 +58,9 @@ async function addMonitor(url: string, values: Partial<typeof uptimeMonitors.$in
       timeout_seconds: 5,
       enabled: 1,
       alert_emails: JSON.stringify(['oncall@example.com']),
-      alert_webhooks: JSON.stringify([{ kind: 'http', url: 'https://hooks.example/uptime' }]),
+      alert_webhooks: JSON.stringify(
+        storeWebhooks([{ kind: 'http', url: 'https://hooks.example/uptime' }], tenantId),
+      ),
       next_probe_at: T0,
       created_at: T0 - 1,
       updated_at: T0 - 1,
@@ -227,8 +230,13 @@ describe('targets that fail, each with its cause', () => {
       cause: c.cause,
       failingRegions: ['na', 'eu', 'as', 'oc'],
       alertEmails: ['oncall@example.com'],
-      alertWebhooks: [{ kind: 'http', url: 'https://hooks.example/uptime' }],
+      // Sealed in the payload as in the monitor (a chat webhook URL is its credential).
+      alertWebhooks: [{ kind: 'http', sealedUrl: expect.stringMatching(/^v1\./) }],
     });
+    expect(readStoredWebhooks((down!.payload as { alertWebhooks: unknown }).alertWebhooks, tenantId)).toEqual(
+      [{ kind: 'http', url: 'https://hooks.example/uptime' }],
+    );
+    expect(JSON.stringify(down!.payload)).not.toContain('hooks.example');
     await retire(m.id);
   });
 

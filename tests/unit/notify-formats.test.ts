@@ -7,7 +7,7 @@ import { slackPayload } from '@/lib/notify/formats/slack';
 import { teamsPayload } from '@/lib/notify/formats/teams';
 import { buildMessage, type MessageContext } from '@/lib/notify/message';
 import { isRetryableStatus, parseRetryAfter, retryDelayMs } from '@/lib/notify/retry';
-import { elideUrlPath } from '@/lib/notify/log';
+import { elideUrlPath } from '@/lib/notify/webhook';
 import { discordProblem } from '../support/notify-receivers';
 
 const context: MessageContext = {

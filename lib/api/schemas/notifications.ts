@@ -9,7 +9,7 @@ import {
 } from '@/lib/notify/log';
 import type { NotificationSettings, OrgNotificationsView, SiteSettingsView } from '@/lib/notify/settings';
 import type { SigningSecretView } from '@/lib/notify/signing';
-import { WEBHOOK_KINDS } from '@/lib/notify/webhook';
+import { isElidedUrl, WEBHOOK_KINDS } from '@/lib/notify/webhook';
 import { type Holds, type Same, strictBoolean } from './common';
 import { queryInt } from './history';
 import { targetUrl } from './target-url';
@@ -43,6 +43,14 @@ export const notificationWebhook = z
     url: targetUrl.describe(URL_DESCRIPTION),
   })
   .superRefine((hook, ctx) => {
+    if (isElidedUrl(hook.url)) {
+      // A read that hid the path (an API key or a member reading a monitor) written back as it was.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: 'is a webhook URL with its path hidden (as reads show it): send the full URL',
+      });
+    }
     if (hook.kind === 'teams' && RETIRED_TEAMS_HOSTS.test(new URL(hook.url).hostname)) {
       ctx.addIssue({
         code: 'custom',
@@ -181,7 +189,9 @@ const recipientOut = z
 const webhookOut = z
   .object({
     kind: z.enum(WEBHOOK_KINDS).describe(KIND_DESCRIPTION),
-    url: z.string().describe(URL_DESCRIPTION),
+    url: z
+      .string()
+      .describe(`${URL_DESCRIPTION}; stored encrypted, read back in full by owners and admins only`),
   })
   .strict()
   .meta({

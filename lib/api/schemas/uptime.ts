@@ -150,7 +150,9 @@ export const monitorSchema = z
     alert_webhooks: z
       .string()
       .nullable()
-      .describe('JSON-encoded array of extra alert webhooks ({kind, url})'),
+      .describe(
+        'JSON-encoded array of extra alert webhooks ({kind, url}); url in full for owner and admin sessions, its origin only (path shown as …) for API keys and members, since a chat webhook URL is its credential',
+      ),
     status: z
       .enum(MONITOR_STATUSES)
       .describe(

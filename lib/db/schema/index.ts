@@ -1,6 +1,7 @@
 export * from './a11y';
 export * from './access';
 export * from './auth';
+export * from './data-migrations';
 export * from './integrations';
 export * from './notify';
 export * from './runs';

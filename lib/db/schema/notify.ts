@@ -44,6 +44,8 @@ export const notificationOutbox = pgTable(
     uniqueIndex('notification_outbox_dedupe_idx').on(t.dedupe_key),
     index('notification_outbox_due_idx').on(t.next_attempt_at).where(sql`${t.state} = 'pending'`),
     index('notification_outbox_tenant_idx').on(t.tenant_id, t.created_at),
+    // The retention's sweep (lib/notify/retention.ts): finished events, oldest first.
+    index('notification_outbox_done_idx').on(t.created_at).where(sql`${t.state} <> 'pending'`),
   ],
 );
 
@@ -69,9 +71,12 @@ export const notificationDeliveries = pgTable(
     site_id: uuid('site_id'),
     kind: text('kind').notNull(),
     channel: text('channel', { enum: ['email', 'slack', 'discord', 'teams', 'http'] }).notNull(),
-    /** Who, normalized: `email:<lower-cased address>` or `webhook:<kind>:<url>`; unique per event. */
+    /**
+     * Who, normalized: `email:<lower-cased address>` or `webhook:<kind>:<SHA-256 of the URL>`;
+     * unique per event.
+     */
     receiver_key: text('receiver_key').notNull(),
-    /** The address or URL sent to. */
+    /** The address sent to, or the webhook URL sealed (lib/crypto/webhook-urls.ts). */
     target: text('target').notNull(),
     /** The member this address was resolved from (a `user` recipient), re-checked before each attempt. */
     member_user_id: text('member_user_id'),

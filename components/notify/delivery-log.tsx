@@ -69,7 +69,7 @@ export function DeliveryLog({ query }: { query: QueryState }) {
 
   return (
     <div className="space-y-5">
-      <FilterForm label="Filter deliveries" path={PATH} keep={{}}>
+      <FilterForm label="Filter deliveries" path={PATH} keep={{}} active={filtered}>
         <SelectField label="Site" name="siteId" defaultValue={siteId ?? ''} className="w-56">
           <option value="">All sites</option>
           {(sites.data?.sites ?? []).map((s) => (

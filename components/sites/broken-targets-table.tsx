@@ -81,6 +81,7 @@ export function BrokenTargetsReport({
         path={path}
         keep={{ run: query.run }}
         sorting={{ options: SORTS, sort, order }}
+        active={filtered}
       >
         <TextField
           label="Search"

@@ -71,6 +71,7 @@ export function PagesTable({
         path={path}
         keep={{ run: query.run }}
         sorting={{ options: SORTS, sort, order }}
+        active={filtered}
       >
         <TextField
           label="Search"

@@ -42,7 +42,13 @@ export function RedirectsTable({
         Redirects the crawl started {formatDateTime(run.started_at)} met, the most linked first. Each costs
         visitors and crawlers an extra request; a link updated to the final URL saves it.
       </p>
-      <FilterForm label="Filter redirects" path={path} keep={{}} sorting={{ options: SORTS, sort, order }}>
+      <FilterForm
+        label="Filter redirects"
+        path={path}
+        keep={{}}
+        sorting={{ options: SORTS, sort, order }}
+        active={filtered}
+      >
         <TextField
           label="Search"
           name="q"

@@ -27,7 +27,7 @@ export function TabNav({
   const pathname = usePathname();
   return (
     <nav aria-label={label} className={cx('border-b border-zinc-200', className)}>
-      <ul className="-mb-px flex gap-1 overflow-x-auto">
+      <ul className="-mb-px flex flex-wrap gap-x-1">
         {items.map((item, i) => {
           const nested = item.nested ?? i > 0;
           const current = pathname === item.href || (nested && pathname.startsWith(`${item.href}/`));

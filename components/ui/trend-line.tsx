@@ -1,7 +1,16 @@
 'use client';
 
 import { useId } from 'react';
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { formatDateTime, formatDayAndTime } from './format';
 
 const shortDate = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -28,6 +37,10 @@ export function TrendLine({
   domain,
   color = '#2563eb',
   heightClass = 'h-44',
+  formatValue,
+  formatTick = formatValue,
+  formatAt = formatDateTime,
+  references = [],
 }: {
   /** Names the measure: the card's heading (when shown) and the tooltip's label. */
   title: string;
@@ -40,6 +53,17 @@ export function TrendLine({
   color?: string;
   /** The drawing's height (a Tailwind class). */
   heightClass?: string;
+  /** A value in the tooltip (units, decimals); default the number as is. */
+  formatValue?: (value: number) => string;
+  /** A value on the axis, where room is short; default `formatValue`. */
+  formatTick?: (value: number) => string;
+  /** When a point is, in the tooltip; default the date and time. */
+  formatAt?: (at: number) => string;
+  /**
+   * Horizontal lines at values that matter (a rating's bounds), each labelled in the drawing so
+   * the line does not rely on its colour; the value axis stretches to show them.
+   */
+  references?: Array<{ value: number; label: string; color: string }>;
 }) {
   const summaryId = useId();
   const days = points.map((p) => shortDate.format(new Date(p.at)));
@@ -52,7 +76,8 @@ export function TrendLine({
         <ResponsiveContainer width="100%" height="100%">
           <LineChart
             data={data}
-            margin={{ top: 8, right: 12, bottom: 0, left: -12 }}
+            // Room on the right for the reference lines' labels, beside the plot rather than over the data.
+            margin={{ top: 8, right: references.length > 0 ? 100 : 12, bottom: 0, left: -12 }}
             accessibilityLayer={false}
           >
             <CartesianGrid stroke="#e4e4e7" strokeDasharray="3 3" />
@@ -64,17 +89,30 @@ export function TrendLine({
             />
             <YAxis
               domain={domain ?? [0, 'auto']}
-              allowDecimals={false}
+              // Plain counts tick on whole numbers; a formatted measure (a CLS of 0.1) may need decimals.
+              allowDecimals={formatTick !== undefined}
+              tickFormatter={formatTick}
               tick={{ fill: '#52525b', fontSize: 12 }}
               stroke="#a1a1aa"
+              width={formatTick ? 64 : undefined}
             />
             <Tooltip
-              formatter={(value) => [value, title]}
+              formatter={(value) => [formatValue ? formatValue(Number(value)) : value, title]}
               labelFormatter={(_, payload) => {
                 const point = payload?.[0]?.payload as TrendLinePoint | undefined;
-                return point ? formatDateTime(point.at) : '';
+                return point ? formatAt(point.at) : '';
               }}
             />
+            {references.map((r) => (
+              <ReferenceLine
+                key={r.value}
+                y={r.value}
+                stroke={r.color}
+                strokeDasharray="4 4"
+                ifOverflow="extendDomain"
+                label={{ value: r.label, position: 'right', fill: '#3f3f46', fontSize: 11 }}
+              />
+            ))}
             <Line
               type="monotone"
               dataKey="value"

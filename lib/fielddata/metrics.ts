@@ -31,6 +31,28 @@ export const CORE_WEB_VITALS = { lcp: 2500, inp: 200, cls: 0.1 } as const;
 export type CoreWebVital = keyof typeof CORE_WEB_VITALS;
 const CORE = Object.keys(CORE_WEB_VITALS) as CoreWebVital[];
 
+/** Google's three ratings of a p75 value (web.dev/articles/vitals, /articles/ttfb). */
+export type Rating = 'good' | 'needs-improvement' | 'poor';
+
+/**
+ * Each metric's inclusive upper bounds of "good" and of "needs improvement" (above it: poor). The
+ * Core Web Vitals' "good" is the verdict's bound; TTFB's bands are Google's too, for display only.
+ */
+export const RATING_BOUNDS: Record<Metric, { good: number; needsImprovement: number }> = {
+  lcp: { good: CORE_WEB_VITALS.lcp, needsImprovement: 4000 },
+  inp: { good: CORE_WEB_VITALS.inp, needsImprovement: 500 },
+  cls: { good: CORE_WEB_VITALS.cls, needsImprovement: 0.25 },
+  ttfb: { good: 800, needsImprovement: 1800 },
+};
+
+/** The rating of one metric's p75; null when the value is missing (no rating, not "good"). */
+export function ratingOf(metric: Metric, value: number | null): Rating | null {
+  if (value === null) return null;
+  const bounds = RATING_BOUNDS[metric];
+  if (value <= bounds.good) return 'good';
+  return value <= bounds.needsImprovement ? 'needs-improvement' : 'poor';
+}
+
 /** pass: all three within their bound; fail: any above; null: any of the three missing. */
 export function verdictOf(window: FieldWindow): Verdict | null {
   if (CORE.some((m) => window[m] === null)) return null;

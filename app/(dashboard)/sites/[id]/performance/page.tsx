@@ -1,8 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { FieldDataView } from '@/components/performance/field-data-view';
+import { SyncNow } from '@/components/performance/sync-now';
 import { buttonClass } from '@/components/ui/button';
-import { EmptyState } from '@/components/ui/surface';
+import { ExternalLink } from '@/components/ui/external-link';
+import { formatDateTime } from '@/components/ui/format';
+import { Alert, EmptyState } from '@/components/ui/surface';
 import { can } from '@/lib/auth/permissions';
+import { type PerformanceView, performanceView } from '@/lib/dashboard/fielddata';
 import { requireDashboard } from '@/lib/dashboard/session';
 import { siteForPage } from '@/lib/dashboard/site';
 
@@ -10,31 +16,132 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: `Performance · ${(await siteForPage((await params).id)).hostname}` };
 }
 
+const CRUX_ABOUT = 'https://developer.chrome.com/docs/crux';
+
 export default async function SitePerformancePage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const [{ principal }, site] = await Promise.all([requireDashboard(), siteForPage(id)]);
+  const [{ db, principal }, site] = await Promise.all([requireDashboard(), siteForPage(id)]);
+  const view = await performanceView(db, principal, site.id);
+  const canManage = can(principal, 'manage');
   return (
-    <section aria-labelledby="performance-title">
-      <h2 id="performance-title" className="mb-4 text-lg font-semibold text-zinc-900">
-        Performance
-      </h2>
-      {site.performance_enabled ? (
-        <p className="text-sm text-zinc-600">Field data for this site appears here after its daily sync.</p>
-      ) : (
-        <EmptyState
-          title="The Performance app is off for this site"
-          description="When it is on, Chrome's real-user Core Web Vitals for this site's origin are synced daily."
-          action={
-            can(principal, 'manage') ? (
-              <Link href={`/sites/${site.id}/settings`} className={buttonClass('primary')}>
-                Turn it on in settings
-              </Link>
-            ) : (
-              <p className="text-sm text-zinc-600">An owner or admin can turn it on in the site settings.</p>
-            )
-          }
-        />
-      )}
+    <section aria-labelledby="performance-title" className="space-y-6">
+      <div>
+        <h2 id="performance-title" className="text-lg font-semibold text-zinc-900">
+          Performance
+        </h2>
+        <p className="mt-1 max-w-3xl text-sm text-zinc-600">
+          Core Web Vitals of real Chrome visits to this site&apos;s origin, from Google&apos;s{' '}
+          <ExternalLink href={CRUX_ABOUT} className="text-accent-700 underline">
+            Chrome UX Report
+          </ExternalLink>
+          , synced daily.
+        </p>
+      </div>
+      <PerformanceBody view={view} siteId={site.id} canManage={canManage} />
     </section>
+  );
+}
+
+function PerformanceBody({
+  view,
+  siteId,
+  canManage,
+}: {
+  view: PerformanceView;
+  siteId: string;
+  canManage: boolean;
+}) {
+  if (view.state === 'off') {
+    return (
+      <EmptyState
+        title="The Performance app is off for this site"
+        description="When it is on, the real-user Core Web Vitals of this site's origin are synced from Chrome's dataset every day, and a verdict that turns from pass to fail sends an alert."
+        action={
+          canManage ? (
+            <Link href={`/sites/${siteId}/settings`} className={buttonClass('primary')}>
+              Turn it on in settings
+            </Link>
+          ) : (
+            <p className="text-sm text-zinc-600">An owner or admin can turn it on in the site settings.</p>
+          )
+        }
+      />
+    );
+  }
+  const syncNow =
+    canManage && view.configured ? (
+      <SyncNow siteId={siteId} checkedAt={'checkedAt' in view ? view.checkedAt : null} />
+    ) : null;
+  if (view.state === 'never-synced') {
+    return view.configured ? (
+      <>
+        {view.lastError ? <LastSyncFailed error={view.lastError} /> : null}
+        <EmptyState
+          title="No field data yet"
+          description="The daily sync has not checked this origin yet. Data appears here after its first sync."
+          action={syncNow}
+        />
+      </>
+    ) : (
+      <EmptyState
+        title="Field data is not configured for this installation"
+        description="This Sitewatch server has no Chrome UX Report API key (CRUX_API_KEY), so no real-user data is fetched for any site. Whoever runs the server can set it; until then this tab stays empty."
+      />
+    );
+  }
+  return (
+    <>
+      <SyncFacts view={view} action={syncNow} />
+      {view.state === 'no-data' ? (
+        <EmptyState
+          title="Not enough real-user data for this origin in Chrome's dataset"
+          description="The Chrome UX Report only covers origins that enough Chrome users visit. The daily sync keeps checking; data appears here once the origin is in the dataset."
+        />
+      ) : (
+        <FieldDataView reports={view.reports} />
+      )}
+    </>
+  );
+}
+
+/** When the data was last synced, for which origin, and anything that stops it being current. */
+function SyncFacts({
+  view,
+  action,
+}: {
+  view: Extract<PerformanceView, { checkedAt: number }>;
+  action: ReactNode;
+}) {
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white px-4 py-3 text-sm text-zinc-700 shadow-xs">
+        <p>
+          Last synced <span className="font-medium text-zinc-900">{formatDateTime(view.checkedAt)}</span>
+          {view.origin ? (
+            <>
+              {' '}
+              for <span className="font-medium break-all text-zinc-900">{view.origin}</span>
+            </>
+          ) : null}
+        </p>
+        {action}
+      </div>
+      {view.lastError ? <LastSyncFailed error={view.lastError} /> : null}
+      {view.configured ? null : (
+        <Alert tone="info" title="Field data is not configured for this installation">
+          This server has no Chrome UX Report API key (CRUX_API_KEY), so nothing syncs any more: this is the
+          data of the last sync.
+        </Alert>
+      )}
+    </div>
+  );
+}
+
+function LastSyncFailed({ error }: { error: string }) {
+  return (
+    <Alert tone="warning" title="The last sync attempt failed">
+      <p>{error}</p>
+      <p className="mt-1">What is shown is from the last sync that worked; the next one tries again.</p>
+    </Alert>
   );
 }

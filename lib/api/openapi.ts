@@ -191,10 +191,21 @@ function operation(
         }
       : {}),
     responses: {
-      [status]: {
-        description: (meta.response && z.globalRegistry.get(meta.response)?.description) || 'Success',
-        ...(response ? { content: { 'application/json': { schema: response } } } : {}),
-      },
+      [status]: meta.file
+        ? {
+            description: meta.file.description,
+            headers: {
+              'Content-Disposition': {
+                description: 'attachment, with the file name',
+                schema: { type: 'string' },
+              },
+            },
+            content: { [meta.file.contentType]: { schema: { type: 'string', format: 'binary' } } },
+          }
+        : {
+            description: (meta.response && z.globalRegistry.get(meta.response)?.description) || 'Success',
+            ...(response ? { content: { 'application/json': { schema: response } } } : {}),
+          },
       ...errorResponses(meta),
     },
   };

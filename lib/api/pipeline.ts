@@ -35,6 +35,11 @@ type RouteOptions<PS, QS, BS> = {
   status?: number;
   /** The success body's schema: documents the route (OpenAPI) and is enforced under test. */
   response?: Schema;
+  /**
+   * A route answering a file instead of JSON (its handler returns the Response): the file's media
+   * type and what it holds, for the API reference.
+   */
+  file?: { contentType: string; description: string };
   /** One line for the API reference (the operation's `summary`). */
   summary?: string;
   /**

@@ -25,6 +25,7 @@ import * as fieldDataSyncRoute from '@/app/api/v1/sites/[id]/fielddata/sync/rout
 import * as siteNotificationsRoute from '@/app/api/v1/sites/[id]/notifications/route';
 import * as pagesRoute from '@/app/api/v1/sites/[id]/pages/route';
 import * as redirectsRoute from '@/app/api/v1/sites/[id]/redirects/route';
+import * as monthlyReportRoute from '@/app/api/v1/sites/[id]/reports/monthly/route';
 import * as siteRoute from '@/app/api/v1/sites/[id]/route';
 import * as runBrokenTargetsRoute from '@/app/api/v1/sites/[id]/runs/[runId]/broken-targets/route';
 import * as runPagesRoute from '@/app/api/v1/sites/[id]/runs/[runId]/pages/route';
@@ -94,6 +95,8 @@ const MATRIX = `
   GET    /sites/{granted}/usage    | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{granted}/a11y-report | 200 | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{other}/a11y-report | 200  | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/reports/monthly | 200 | 200 | 404 | 200       | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/reports/monthly | 200 | 200 | 404  | 404         | 404          | 200 | 404        | 401         | 401         | 401
   GET    /sites/{granted}/runs     | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{other}/runs       | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
   GET    /sites/{granted}/pages    | 200   | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
@@ -377,6 +380,20 @@ const REQUESTS: Record<string, MatrixRequest> = {
     target: (f) => f.other,
     params: 'id',
     path: site('/a11y-report'),
+  },
+  'GET /sites/{granted}/reports/monthly': {
+    handler: monthlyReportRoute.GET,
+    method: 'GET',
+    target: (f) => f.granted,
+    params: 'id',
+    path: site('/reports/monthly'),
+  },
+  'GET /sites/{other}/reports/monthly': {
+    handler: monthlyReportRoute.GET,
+    method: 'GET',
+    target: (f) => f.other,
+    params: 'id',
+    path: site('/reports/monthly'),
   },
   'GET /sites/{granted}/runs': {
     handler: runsRoute.GET,

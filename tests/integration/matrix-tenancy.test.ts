@@ -114,6 +114,7 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
   '/v1/sites/[id]/runs/[runId]/broken-targets': { GET: { params: siteRun } },
   '/v1/sites/[id]/usage': { GET: { params: site } },
   '/v1/sites/[id]/a11y-report': { GET: { params: site } },
+  '/v1/sites/[id]/reports/monthly': { GET: { params: site } },
   '/v1/sites/[id]/a11y-manual-checks': {
     PUT: { params: site, body: () => ({ sc: '1.4.3', status: 'verified', note: null }) },
   },

@@ -1,15 +1,32 @@
 import { eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as notificationsRoute from '@/app/api/v1/notifications/route';
+import * as monthlyRoute from '@/app/api/v1/sites/[id]/reports/monthly/route';
 import { BrowserHolder } from '@/lib/a11y/browser';
 import { storePageScans } from '@/lib/a11y/store';
+import { resetConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
-import { organizations, runs, type Site, sites, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
+import {
+  mailMessages,
+  notificationDeliveries,
+  notificationOutbox,
+  organizations,
+  runs,
+  type Site,
+  sites,
+  uptimeIncidents,
+  uptimeMonitors,
+} from '@/lib/db/schema';
+import { closeDispatchers } from '@/lib/net';
+import { deliverDue, dispatchEvents } from '@/lib/notify/deliver';
 import { lastCompleteMonth, monthlyReport, recentMonths, reportMonth } from '@/lib/reports/monthly';
 import { renderReportPdf } from '@/lib/reports/pdf';
+import { queueMonthlyReports } from '@/lib/reports/schedule';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
-import { signInOwner } from '../support/http';
+import { call, insertApiKey, signInOwner } from '../support/http';
+import { type Receiver, startResend } from '../support/notify-receivers';
 
 /*
  * The stakeholder report of a seeded site for October 2026: the figures assembled from the month's
@@ -24,6 +41,7 @@ let owner: { token: string; userId: string; tenantId: string };
 let full: Site;
 let partial: Site;
 const browsers = new BrowserHolder();
+let resend: Receiver | undefined;
 
 const ORG = 'Acme Widgets Ltd';
 const PERIOD = '2026-10';
@@ -69,7 +87,11 @@ beforeAll(async () => {
   await db.update(organizations).set({ name: ORG }).where(eq(organizations.id, owner.tenantId));
 
   const fullId = await insertSite(db, owner.tenantId, 'report.example');
-  await db.update(sites).set({ a11y_enabled: 1 }).where(eq(sites.id, fullId));
+  // Registered before the month: the monthly mail skips sites that did not exist in it.
+  await db
+    .update(sites)
+    .set({ a11y_enabled: 1, created_at: OCT - 60 * DAY })
+    .where(eq(sites.id, fullId));
   full = await siteRow(fullId);
   // September's and November's crawls are outside the month; October's two make the trend 7 -> 4.
   await crawl(full, OCT - 2 * DAY, 50, 10);
@@ -129,13 +151,21 @@ beforeAll(async () => {
   });
 
   const partialId = await insertSite(db, owner.tenantId, 'links-only.example');
-  await db.update(sites).set({ uptime_enabled: 0, seo_enabled: 0 }).where(eq(sites.id, partialId));
+  await db
+    .update(sites)
+    .set({ uptime_enabled: 0, seo_enabled: 0, created_at: OCT - 60 * DAY })
+    .where(eq(sites.id, partialId));
   partial = await siteRow(partialId);
   await crawl(partial, OCT + 5 * DAY, 12, null);
 }, 60_000);
 
 afterAll(async () => {
   await browsers.close();
+  await resend?.close();
+  await closeDispatchers();
+  delete process.env.RESEND_API_KEY;
+  delete process.env.RESEND_BASE_URL;
+  resetConfig();
   await teardown();
 });
 
@@ -234,4 +264,140 @@ describe('PDF', () => {
     expect(text).not.toContain('Accessibility');
     expect(text).not.toContain('Uptime');
   }, 60_000);
+});
+
+describe('GET /v1/sites/{id}/reports/monthly', () => {
+  const download = (id: string, query: string, auth: { token?: string; apiKey?: string }) =>
+    monthlyRoute.GET(
+      new Request(`http://localhost:3000/api/v1/sites/${id}/reports/monthly${query}`, {
+        headers: auth.token ? { authorization: `Bearer ${auth.token}` } : { 'x-api-key': auth.apiKey! },
+      }),
+      { params: Promise.resolve({ id }) },
+    );
+
+  it('answers the PDF as an attachment named after the site and month', async () => {
+    const res = await download(full.id, `?month=${PERIOD}`, { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="report.example-2026-10.pdf"');
+    const { text } = await pdfText(Buffer.from(await res.arrayBuffer()));
+    expect(text).toContain(ORG);
+    expect(text).toContain('October 2026');
+  }, 60_000);
+
+  it('defaults to the last complete month, for an API key too', async () => {
+    const apiKey = await insertApiKey(db, owner.tenantId);
+    const res = await download(partial.id, '', { apiKey });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="links-only.example-${lastCompleteMonth()}.pdf"`,
+    );
+  }, 60_000);
+
+  it('400 for a month that is not one or is still to come', async () => {
+    for (const month of ['2026-13', 'last', '2999-01']) {
+      const res = await call(monthlyRoute.GET, {
+        path: `/api/v1/sites/${full.id}/reports/monthly?month=${month}`,
+        token: owner.token,
+        params: { id: full.id },
+      });
+      expect(res.status, month).toBe(400);
+      expect(res.body).toEqual({
+        error: 'month: must be a month written YYYY-MM, not after the current one',
+      });
+    }
+  });
+
+  it("404 for another organization's site, an unknown id, and a site outside a scoped key", async () => {
+    const stranger = await signInOwner(db, 'stranger@example.com');
+    const scoped = await insertApiKey(db, owner.tenantId, { siteIds: [partial.id] });
+    for (const [id, auth] of [
+      [full.id, { token: stranger.token }],
+      ['00000000-0000-4000-8000-000000000000', { token: owner.token }],
+      [full.id, { apiKey: scoped }],
+    ] as const) {
+      const res = await call(monthlyRoute.GET, {
+        path: `/api/v1/sites/${id}/reports/monthly`,
+        params: { id },
+        ...auth,
+      });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'site not found' });
+    }
+  });
+});
+
+describe('the monthly mail', () => {
+  const FIRST_OF_NOVEMBER = Date.UTC(2026, 10, 1, 0, 0);
+
+  /** Resolves queued events and sends everything due, as the delivery job does. */
+  async function drain(now = Date.now()) {
+    await dispatchEvents(db, { now: () => now });
+    let sent = 0;
+    for (;;) {
+      const batch = await deliverDue(db, { now: () => now });
+      if (batch.claimed === 0) return sent;
+      sent += batch.sent;
+    }
+  }
+
+  it('queues last month once per site with report recipients and mails the PDF to each once', async () => {
+    const patched = await call(notificationsRoute.PATCH, {
+      method: 'PATCH',
+      path: '/api/v1/notifications',
+      token: owner.token,
+      body: { reportRecipients: [{ kind: 'email', email: 'board@reports.test' }] },
+    });
+    expect(patched.status).toBe(200);
+    resend = await startResend();
+    process.env.RESEND_API_KEY = 're_test_reports';
+    process.env.RESEND_BASE_URL = resend.url;
+    resetConfig();
+
+    // Both sites of the organization follow the defaults; the stranger's organization has no recipients.
+    expect(await queueMonthlyReports(db, FIRST_OF_NOVEMBER)).toBe(2);
+    // The next hour's run (or a rerun after a crash) queues nothing again.
+    expect(await queueMonthlyReports(db, FIRST_OF_NOVEMBER + 3_600_000)).toBe(0);
+    const events = await db
+      .select()
+      .from(notificationOutbox)
+      .where(eq(notificationOutbox.kind, 'stakeholder-report'));
+    expect(
+      events.map((e) => e.payload).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    ).toEqual([
+      { hostname: 'links-only.example', period: PERIOD },
+      { hostname: 'report.example', period: PERIOD },
+    ]);
+
+    expect(await drain()).toBe(2);
+    const mails = resend.processed.filter((m) => (m.body.to as string[])[0] === 'board@reports.test');
+    expect(mails).toHaveLength(2);
+    const attached = mails
+      .flatMap((m) => m.body.attachments as { filename: string; content: string; content_type: string }[])
+      .sort((a, b) => a.filename.localeCompare(b.filename));
+    expect(attached.map((a) => [a.filename, a.content_type])).toEqual([
+      ['links-only.example-2026-10.pdf', 'application/pdf'],
+      ['report.example-2026-10.pdf', 'application/pdf'],
+    ]);
+    const { text } = await pdfText(Buffer.from(attached[1]!.content, 'base64'));
+    expect(text).toContain(ORG);
+    expect(text).toContain('SEO score 87 out of 100');
+    expect(mails[0]!.body.subject).toMatch(/^Monthly report for .+: 2026-10$/);
+
+    // Delivered deliveries are never sent again, whatever runs after.
+    expect(await queueMonthlyReports(db, FIRST_OF_NOVEMBER + 7_200_000)).toBe(0);
+    expect(await drain()).toBe(0);
+    expect(resend.processed).toHaveLength(2);
+    const deliveries = await db
+      .select()
+      .from(notificationDeliveries)
+      .where(eq(notificationDeliveries.kind, 'stakeholder-report'));
+    expect(deliveries.map((d) => d.state)).toEqual(['sent', 'sent']);
+    // The stored copy names the attachment with its type and size, not its bytes.
+    const stored = await db.select().from(mailMessages).where(eq(mailMessages.to, 'board@reports.test'));
+    expect(
+      stored.map((m) => /Attached: (\S+) \(application\/pdf, (\d+) bytes\)$/.exec(m.text)?.[1]).sort(),
+    ).toEqual(['links-only.example-2026-10.pdf', 'report.example-2026-10.pdf']);
+    expect(stored.every((m) => !m.text.includes('JVBER'))).toBe(true);
+  }, 120_000);
 });

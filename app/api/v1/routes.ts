@@ -23,6 +23,7 @@ import * as siteNotifications from '@/app/api/v1/sites/[id]/notifications/route'
 import * as sitePages from '@/app/api/v1/sites/[id]/pages/route';
 import * as siteRedirects from '@/app/api/v1/sites/[id]/redirects/route';
 import * as siteReport from '@/app/api/v1/sites/[id]/report/route';
+import * as siteMonthlyReport from '@/app/api/v1/sites/[id]/reports/monthly/route';
 import * as site from '@/app/api/v1/sites/[id]/route';
 import * as siteRunBrokenTargets from '@/app/api/v1/sites/[id]/runs/[runId]/broken-targets/route';
 import * as siteRunPages from '@/app/api/v1/sites/[id]/runs/[runId]/pages/route';
@@ -64,6 +65,7 @@ export const ROUTES: RouteEntry[] = [
   { path: '/v1/sites/{id}/runs/{runId}/pages', handlers: siteRunPages },
   { path: '/v1/sites/{id}/runs/{runId}/broken-targets', handlers: siteRunBrokenTargets },
   { path: '/v1/sites/{id}/a11y-report', handlers: siteA11yReport },
+  { path: '/v1/sites/{id}/reports/monthly', handlers: siteMonthlyReport },
   { path: '/v1/sites/{id}/a11y-manual-checks', handlers: siteA11yManualChecks },
   { path: '/v1/sites/{id}/a11y-suppressions', handlers: siteA11ySuppressions },
   { path: '/v1/sites/{id}/a11y-suppressions/{suppressionId}', handlers: siteA11ySuppression },

@@ -3,6 +3,7 @@ import { a11yFinalizeFunction, a11yRunFunction } from './a11y';
 import { crawlFinalizeFunction, crawlRunFunction } from './crawl';
 import { fieldDataSyncFunction, searchSyncFunction } from './integrations';
 import { notifyDeliverFunction, notifyPruneFunction } from './notify';
+import { monthlyReportsFunction } from './reports';
 import { crawlSchedulerFunction } from './scheduler';
 import { uptimeRollupFunction, uptimeRoundsFunction } from './uptime';
 
@@ -18,6 +19,7 @@ export const functions: InngestFunction.Any[] = [
   a11yFinalizeFunction,
   crawlSchedulerFunction,
   notifyDeliverFunction,
+  monthlyReportsFunction,
   notifyPruneFunction,
   fieldDataSyncFunction,
   searchSyncFunction,

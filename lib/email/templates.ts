@@ -1,8 +1,12 @@
+/** A file sent with a message (the monthly report's PDF). */
+export type MailAttachment = { filename: string; content: Buffer; contentType: string };
+
 export type MailMessage = {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  attachments?: MailAttachment[];
   /**
    * A value only the recipient may see (a sign-in code): it is sent, and printed on the local outbox's
    * log line, but the stored copy of the message carries REDACTED in its place.

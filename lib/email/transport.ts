@@ -37,14 +37,26 @@ export async function sendMail(
   options: SendMailOptions = {},
 ): Promise<{ id: string }> {
   const c = config();
-  const stored = redactedCopy(message);
+  const { attachments = [], ...copy } = redactedCopy(message);
+  // The stored copy names each attachment with its size after the text, never its bytes.
+  const files = attachments.map((a) => `${a.filename} (${a.contentType}, ${a.content.length} bytes)`);
+  const stored =
+    files.length === 0 ? copy : { ...copy, text: `${copy.text}\n\nAttached: ${files.join(', ')}` };
   if (!c.RESEND_API_KEY) {
     const [row] = await db
       .insert(mailMessages)
-      .values({ ...stored, html: stored.html ?? null, transport: 'outbox', created_at: Date.now() })
+      .values({
+        ...stored,
+        html: stored.html ?? null,
+        transport: 'outbox',
+        created_at: Date.now(),
+      })
       .returning({ id: mailMessages.id });
     // The log line is how a self-hoster without a mail provider reads a sign-in code: it keeps it.
-    console.log(`mail to=${message.to} subject="${message.subject.replace(/"/g, "'")}"\n${message.text}`);
+    const attached = files.map((f) => ` attachment="${f}"`).join('');
+    console.log(
+      `mail to=${message.to} subject="${message.subject.replace(/"/g, "'")}"${attached}\n${message.text}`,
+    );
     return { id: row!.id };
   }
   // Resend's documented REST call, made here rather than through its SDK: the SDK sends with the
@@ -63,8 +75,19 @@ export async function sendMail(
       subject: message.subject,
       text: message.text,
       html: message.html,
+      // Resend's documented attachment: the file's name and its content in base64.
+      ...(attachments.length > 0
+        ? {
+            attachments: attachments.map((a) => ({
+              filename: a.filename,
+              content: a.content.toString('base64'),
+              content_type: a.contentType,
+            })),
+          }
+        : {}),
     }),
-    timeoutMs: 15_000,
+    // A message with a PDF is larger and slower to take than a notification.
+    timeoutMs: attachments.length > 0 ? 60_000 : 15_000,
     maxBytes: 64 * 1024,
   });
   const text = res.body.toString();

@@ -12,7 +12,14 @@ import {
   organizations,
   sites,
 } from '@/lib/db/schema';
-import { isNotificationKind, KIND_RECEIVERS, type NotificationKind } from './kinds';
+import type { MailAttachment } from '@/lib/email/templates';
+import { reportAttachment } from '@/lib/reports/schedule';
+import {
+  isNotificationKind,
+  KIND_RECEIVERS,
+  type NotificationKind,
+  type StakeholderReportPayload,
+} from './kinds';
 import { buildMessage } from './message';
 import { resolveReceivers } from './receivers';
 import { DELIVERY_LEASE_MS, MAX_DELIVERY_ATTEMPTS, retryDelayMs } from './retry';
@@ -193,6 +200,7 @@ class Context {
   private readonly orgs = new Map<string, Promise<string>>();
   private readonly sites = new Map<string, Promise<{ id: string; hostname: string } | null>>();
   private readonly secrets = new Map<string, Promise<string[]>>();
+  private readonly files = new Map<string, Promise<Attachments>>();
 
   constructor(
     private readonly db: Db,
@@ -233,6 +241,31 @@ class Context {
     });
   }
 
+  /**
+   * What an event's mails carry, made once per batch for all its receivers: the monthly report's
+   * PDF for `stakeholder-report` (rendered in Chromium now, from the month's figures). A render that
+   * fails is a failed attempt, retried like a mail provider that did not answer.
+   */
+  attachments(event: typeof notificationOutbox.$inferSelect) {
+    return memo(this.files, event.id, async (): Promise<Attachments> => {
+      const payload = event.payload as Partial<StakeholderReportPayload>;
+      if (event.kind !== 'stakeholder-report' || !event.site_id || typeof payload.period !== 'string') {
+        return { files: [] };
+      }
+      try {
+        const pdf = await reportAttachment(this.db, {
+          tenantId: event.tenant_id,
+          siteId: event.site_id,
+          period: payload.period,
+        });
+        return { files: pdf ? [pdf] : [] };
+      } catch (error) {
+        const detail = `the monthly report could not be rendered: ${error instanceof Error ? error.message : String(error)}`;
+        return { failed: { ok: false, status: null, detail, retryable: true, retryAfterMs: null } };
+      }
+    });
+  }
+
   signing(tenantId: string) {
     return memo(this.secrets, tenantId, async () =>
       activeSecrets(await signingSecrets(this.db, tenantId, this.now), this.now),
@@ -259,6 +292,8 @@ async function stillMember(db: Db, tenantId: string, userId: string): Promise<bo
 }
 
 type Outcome = SendOutcome | { cancelled: string };
+
+type Attachments = { files: MailAttachment[] } | { failed: SendOutcome };
 
 /** Writes an attempt's outcome, if the delivery is still this worker's claim. */
 async function record(db: Db, delivery: Claimed, outcome: Outcome, now: number): Promise<Result> {
@@ -360,9 +395,12 @@ async function deliverOne(
     }
     target = { channel: delivery.channel as WebhookKind, url };
   }
+  const attachments = delivery.channel === 'email' ? await ctx.attachments(event) : { files: [] };
+  if ('failed' in attachments) return record(db, delivery, attachments.failed, now);
   const outcome = await sendToTarget(db, target, message, {
     idempotencyKey: delivery.idempotency_key,
     signingSecrets: secrets,
+    attachments: attachments.files,
     now,
     ...(options.allowPrivate === undefined ? {} : { allowPrivate: options.allowPrivate }),
   });

@@ -1,4 +1,5 @@
 import type { Db } from '@/lib/db/client';
+import type { MailAttachment } from '@/lib/email/templates';
 import { MailDeliveryError, sendMail } from '@/lib/email/transport';
 import { header, httpRequest, NetError } from '@/lib/net';
 import { discordPayload } from './formats/discord';
@@ -34,6 +35,8 @@ export interface SendOptions {
   allowPrivate?: boolean;
   /** A webhook's deadline; default WEBHOOK_TIMEOUT_MS. */
   timeoutMs?: number;
+  /** Files an email carries (the monthly report's PDF); webhooks carry none. */
+  attachments?: MailAttachment[];
 }
 
 /** A webhook gets 10 s to answer; a slower receiver counts as a failed attempt and is retried. */
@@ -119,6 +122,7 @@ async function sendEmail(
 ): Promise<SendOutcome> {
   try {
     const mail = await emailMessage(address, message);
+    if (options.attachments?.length) mail.attachments = options.attachments;
     await sendMail(db, mail, { idempotencyKey: options.idempotencyKey });
     return { ok: true, status: null, detail: 'accepted by the mail transport' };
   } catch (error) {

@@ -197,6 +197,21 @@ export async function startResend(): Promise<Receiver> {
         res.end(JSON.stringify({ statusCode: 401, name: 'missing_api_key', message: 'Missing API key' }));
         return;
       }
+      // Resend's attachment: `filename` and the file's bytes as base64 `content` (or a `path` URL).
+      const attachments = body.attachments as { filename?: unknown; content?: unknown }[] | undefined;
+      const badAttachment = attachments?.find(
+        (a) =>
+          typeof a.filename !== 'string' ||
+          typeof a.content !== 'string' ||
+          Buffer.from(a.content, 'base64').toString('base64') !== a.content,
+      );
+      if (attachments !== undefined && (!Array.isArray(attachments) || badAttachment)) {
+        res.statusCode = 422;
+        res.end(
+          JSON.stringify({ statusCode: 422, name: 'validation_error', message: 'Invalid attachments' }),
+        );
+        return;
+      }
       const key = req.headers['idempotency-key'] as string | undefined;
       const earlier = key ? byKey.get(key) : undefined;
       if (earlier) {

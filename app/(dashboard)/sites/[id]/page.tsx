@@ -1,10 +1,12 @@
 import type { Metadata } from 'next';
 import { crawlReportsHref } from '@/components/sites/crawl-hrefs';
 import { CrawlPanel } from '@/components/sites/crawl-panel';
+import { MonthlyReportControl } from '@/components/sites/monthly-report-control';
 import { RunHistory } from '@/components/sites/run-history';
 import { can } from '@/lib/auth/permissions';
 import { requireDashboard } from '@/lib/dashboard/session';
 import { recentRuns, siteForPage } from '@/lib/dashboard/site';
+import { monthLabel, recentMonths } from '@/lib/reports/monthly';
 import { siteResource } from '@/lib/sites/resource';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -26,6 +28,10 @@ export default async function SiteOverviewPage({ params }: { params: Promise<{ i
         </h2>
         <RunHistory runs={runs} site={siteResource(site)} runHref={crawlReportsHref(site.id)} />
       </section>
+      <MonthlyReportControl
+        siteId={site.id}
+        months={recentMonths(12).map((value) => ({ value, label: monthLabel(value) }))}
+      />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { sealPlainWebhooks, sealWebhookUrl, webhookUrlDigest } from '@/lib/crypto/webhook-urls';
 import type { Db } from './client';
 import { queryRows } from './rows';
@@ -93,19 +93,30 @@ async function sealWebhookUrls(db: Db): Promise<void> {
 
 const DATA_MIGRATIONS: DataMigration[] = [{ name: '0015_seal_webhook_urls', run: sealWebhookUrls }];
 
-/** Applies the data migrations not yet recorded, each in its own transaction with its record. */
+/**
+ * Applies the data migrations not yet recorded, each in its own transaction with its record, under
+ * an advisory lock so two processes starting at once (a preview build and a booting server) apply
+ * each once.
+ */
 export async function applyDataMigrations(db: Db, now = Date.now()): Promise<string[]> {
-  const done = new Set(
-    (await db.select({ name: dataMigrations.name }).from(dataMigrations)).map((r) => r.name),
-  );
+  const recorded = await db.select({ name: dataMigrations.name }).from(dataMigrations);
+  const done = new Set(recorded.map((r) => r.name));
   const applied: string[] = [];
   for (const migration of DATA_MIGRATIONS) {
     if (done.has(migration.name)) continue;
-    await db.transaction(async (tx) => {
-      await migration.run(tx as unknown as Db);
-      await tx.insert(dataMigrations).values({ name: migration.name, applied_at: now }).onConflictDoNothing();
+    const ran = await db.transaction(async (txn) => {
+      const tx = txn as unknown as Db;
+      await tx.execute(sql`select pg_advisory_xact_lock(7419003)`);
+      const [already] = await tx
+        .select({ name: dataMigrations.name })
+        .from(dataMigrations)
+        .where(eq(dataMigrations.name, migration.name));
+      if (already) return false;
+      await migration.run(tx);
+      await tx.insert(dataMigrations).values({ name: migration.name, applied_at: now });
+      return true;
     });
-    applied.push(migration.name);
+    if (ran) applied.push(migration.name);
   }
   return applied;
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Db, DbHandle } from './client';
+import type { DbHandle } from './client';
 import { applyDataMigrations } from './data-migrations';
 
 /** Where drizzle-kit writes migrations; resolved from the working directory (the project root). */
@@ -25,6 +25,7 @@ export async function migrate(handle: DbHandle): Promise<void> {
   await handle.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7419001)`);
     await run(tx as never, { migrationsFolder });
-    await applyDataMigrations(tx as unknown as Db);
   });
+  // After, not inside: the migrator ends the transaction block it was given.
+  await applyDataMigrations(handle.db);
 }

@@ -1,12 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useRef, useState } from 'react';
-import { useResource } from '@/components/api/client';
-import type { MonitorLive, MonitorMetrics, MonitorsResponse, UptimeMonitor } from '@/components/api/types';
+import { useRouter } from 'next/navigation';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { HourlyBucket, MonitorLive, UptimeIncident, UptimeMonitor } from '@/components/api/types';
 import { Button, buttonClass } from '@/components/ui/button';
 import { formatDateTime } from '@/components/ui/format';
-import { EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
+import { EmptyState, Section } from '@/components/ui/surface';
 import { HealthBar, HealthLegend } from './health-bar';
 import { currentHourState, hourSlots } from './hours';
 import { MonitorForm } from './monitor-form';
@@ -14,31 +14,42 @@ import { MonitorStatusBadge } from './monitor-status';
 import { usePolling } from './use-polling';
 import { cadenceLabel, currentLatency, formatMs, monitorLabel } from './words';
 
-/** The list refreshes its statuses this often while the tab is visible. */
+/** The list refreshes (the page's server read) this often while the tab is visible. */
 const LIST_POLL_MS = 30_000;
-/** Hourly buckets change once an hour; a few minutes' delay is fine. */
-const HOURS_POLL_MS = 300_000;
+
+/**
+ * One monitor as the page reads it on the server (lib/uptime/overview.ts): the live endpoint's
+ * answer plus the metrics endpoint's last 24 closed hours and incidents.
+ */
+export type MonitorOverview = MonitorLive & { hours: HourlyBucket[]; events: UptimeIncident[] };
 
 /**
  * The Uptime tab: the site's monitors, each with its status (a degraded one names the failing
  * region), the last 24 closed hours as a health bar and the current latency; a create form (open
  * at once when there is no monitor yet). With the app off it says so and still lists the monitors
- * (they and their history are kept), read only.
+ * (they and their history are kept), read only. The page reads every monitor's state on the
+ * server in a few queries; polling refreshes that read.
  */
 export function MonitorList({
   siteId,
+  monitors,
+  readAt,
   canManage,
   appOn,
   deleted,
 }: {
   siteId: string;
+  monitors: MonitorOverview[];
+  /** When the server read the monitors: the health bar's hour in progress is measured from it. */
+  readAt: number;
   canManage: boolean;
   appOn: boolean;
   /** The label of a monitor just deleted from its page, announced here. */
   deleted?: string;
 }) {
-  const list = useResource<MonitorsResponse>(`/v1/sites/${siteId}/uptime/monitors`);
-  usePolling(list.reload, LIST_POLL_MS);
+  const router = useRouter();
+  const reload = useCallback(async () => router.refresh(), [router]);
+  usePolling(reload, LIST_POLL_MS);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<UptimeMonitor | null>(null);
   const result = useRef<HTMLDivElement>(null);
@@ -49,7 +60,6 @@ export function MonitorList({
     if (created || deleted) result.current?.focus();
   }, [created, deleted]);
 
-  const monitors = list.data?.monitors;
   const canCreate = canManage && appOn;
   const form = (
     <MonitorForm
@@ -57,10 +67,10 @@ export function MonitorList({
       onSaved={(monitor) => {
         setCreating(false);
         setCreated(monitor);
-        void list.reload();
+        router.refresh();
       }}
       onCancel={
-        monitors && monitors.length > 0
+        monitors.length > 0
           ? () => {
               setCreating(false);
               requestAnimationFrame(() => addButton.current?.querySelector('button')?.focus());
@@ -104,13 +114,7 @@ export function MonitorList({
         />
       )}
 
-      {list.error ? (
-        <LoadError title="Could not load the monitors" error={list.error} onRetry={list.reload} />
-      ) : !monitors ? (
-        <Loading label="Loading monitors">
-          <Skeleton className="h-36 w-full" />
-        </Loading>
-      ) : monitors.length === 0 ? (
+      {monitors.length === 0 ? (
         appOn ? (
           canCreate ? (
             <Section
@@ -145,8 +149,8 @@ export function MonitorList({
             </Section>
           ) : null}
           <ul aria-label="Monitors" className="space-y-4">
-            {monitors.map((monitor) => (
-              <MonitorRow key={monitor.id} siteId={siteId} monitor={monitor} />
+            {monitors.map((overview) => (
+              <MonitorRow key={overview.monitor.id} siteId={siteId} overview={overview} readAt={readAt} />
             ))}
           </ul>
         </>
@@ -155,16 +159,18 @@ export function MonitorList({
   );
 }
 
-function MonitorRow({ siteId, monitor }: { siteId: string; monitor: UptimeMonitor }) {
-  const base = `/v1/sites/${siteId}/uptime/monitors/${monitor.id}`;
-  const live = useResource<MonitorLive>(`${base}/live`);
-  const metrics = useResource<MonitorMetrics>(`${base}/metrics?hours=24`);
-  usePolling(live.reload, LIST_POLL_MS);
-  usePolling(metrics.reload, HOURS_POLL_MS);
+function MonitorRow({
+  siteId,
+  overview,
+  readAt,
+}: {
+  siteId: string;
+  overview: MonitorOverview;
+  readAt: number;
+}) {
+  const { monitor, regions, hours, events } = overview;
   const label = monitorLabel(monitor);
-  // The live answer carries the monitor too, fresher than the list's when polled in between.
-  const current = live.data?.monitor ?? monitor;
-  const latency = live.data ? currentLatency(live.data.regions) : undefined;
+  const latency = currentLatency(regions);
   return (
     <li className="rounded-lg border border-zinc-200 bg-white px-5 py-4 shadow-xs">
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
@@ -176,20 +182,14 @@ function MonitorRow({ siteId, monitor }: { siteId: string; monitor: UptimeMonito
           </h3>
           {monitor.name ? <p className="text-sm break-all text-zinc-600">{monitor.url}</p> : null}
         </div>
-        <MonitorStatusBadge monitor={current} live={live.data} />
+        <MonitorStatusBadge monitor={monitor} live={overview} />
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
         <div>
           <dt className="text-xs font-medium text-zinc-600">Latency now</dt>
           <dd className="text-zinc-900 tabular-nums">
-            {latency === undefined ? (
-              live.error ? (
-                'not available'
-              ) : (
-                '…'
-              )
-            ) : latency === null ? (
-              live.data?.regions.some((r) => r.probe !== null) ? (
+            {latency === null ? (
+              regions.some((r) => r.probe !== null) ? (
                 'no answer'
               ) : (
                 'not measured yet'
@@ -206,35 +206,20 @@ function MonitorRow({ siteId, monitor }: { siteId: string; monitor: UptimeMonito
         </div>
         <div>
           <dt className="text-xs font-medium text-zinc-600">Checks</dt>
-          <dd className="text-zinc-900">{cadenceLabel(current.cadence_seconds)}</dd>
+          <dd className="text-zinc-900">{cadenceLabel(monitor.cadence_seconds)}</dd>
         </div>
         <div className="col-span-2 sm:col-span-1">
           <dt className="text-xs font-medium text-zinc-600">Last checked</dt>
           <dd className="text-zinc-900">
-            {current.last_checked_at ? formatDateTime(current.last_checked_at) : 'not yet'}
+            {monitor.last_checked_at ? formatDateTime(monitor.last_checked_at) : 'not yet'}
           </dd>
         </div>
       </dl>
       <div className="mt-4">
-        {metrics.data ? (
-          <HealthBar
-            slots={hourSlots(
-              metrics.data.hours,
-              live.data?.openIncident
-                ? [...metrics.data.events, live.data.openIncident]
-                : metrics.data.events,
-              Date.now(),
-              currentHourState(current, Date.now()),
-            )}
-            label={`${label}: health per hour over the last 24 hours, oldest first`}
-          />
-        ) : metrics.error ? (
-          <p className="text-sm text-zinc-600">
-            The last 24 hours could not be loaded: {metrics.error.message}
-          </p>
-        ) : (
-          <Skeleton className="h-8 w-full" />
-        )}
+        <HealthBar
+          slots={hourSlots(hours, events, readAt, currentHourState(monitor, readAt))}
+          label={`${label}: health per hour over the last 24 hours, oldest first`}
+        />
       </div>
     </li>
   );

@@ -3,6 +3,7 @@ import { cache } from 'react';
 import { isUuid } from '@/lib/db/uuid';
 import { NotFoundError } from '@/lib/errors';
 import { getMonitor } from '@/lib/uptime/monitors';
+import { listMonitorOverviews, type MonitorOverview } from '@/lib/uptime/overview';
 import type { MonitorResource } from '@/lib/uptime/resource';
 import { requireDashboard } from './session';
 
@@ -21,3 +22,12 @@ export const monitorForPage = cache(async (siteId: string, monitorId: string): P
     throw error;
   }
 });
+
+/**
+ * The Uptime tab's monitors with their live state and last 24 hours, read in one go on the server
+ * (the page used to ask the API for each monitor's live state and metrics: two requests a monitor).
+ */
+export async function monitorOverviewsForPage(siteId: string): Promise<MonitorOverview[]> {
+  const { db, principal } = await requireDashboard();
+  return listMonitorOverviews(db, principal, siteId);
+}

@@ -1,8 +1,14 @@
-import { and, asc, eq, gt, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
-import { probeHourlyBuckets, probeResults, type UptimeMonitor, uptimeIncidents } from '@/lib/db/schema';
+import {
+  probeHourlyBuckets,
+  probeResults,
+  type UptimeIncident,
+  type UptimeMonitor,
+  uptimeIncidents,
+} from '@/lib/db/schema';
 import { findMonitor } from './monitors';
 import { type IncidentResource, incidentResource, type MonitorResource, monitorResource } from './resource';
 import { HOUR_MS, type HourlyBucket, hourStart, uptimePct } from './rollup';
@@ -103,21 +109,45 @@ export async function getMonitorMetrics(
 ): Promise<MonitorMetrics> {
   const { monitor } = await findMonitor(db, principal, siteId, monitorId);
   const fromMs = now - hours * HOUR_MS;
+  const buckets = await closedHoursOf(db, monitor.tenant_id, [monitor.id], fromMs, now);
+  const range = await uptimeOverRange(db, monitor, fromMs, now);
+  return {
+    monitor: monitorResource(monitor, principal),
+    fromMs,
+    hours: buckets.get(monitor.id) ?? [],
+    ...range,
+  };
+}
+
+/**
+ * Each listed monitor's hourly buckets for the closed hours overlapping `[fromMs, now)`: stored
+ * ones, and those closed but not rolled up yet, computed from their raw results the same way;
+ * oldest first and by region. Two queries whatever the number of monitors (the monitors list).
+ */
+export async function closedHoursOf(
+  db: Db,
+  tenantId: string,
+  monitorIds: readonly string[],
+  fromMs: number,
+  now: number,
+): Promise<Map<string, HourlyBucket[]>> {
+  const byMonitor = new Map<string, Map<string, HourlyBucket>>(monitorIds.map((id) => [id, new Map()]));
+  if (monitorIds.length === 0) return new Map();
   const firstHour = hourStart(fromMs);
   const openHour = hourStart(now);
-
   const stored = await db
     .select()
     .from(probeHourlyBuckets)
     .where(
       and(
-        eq(probeHourlyBuckets.tenant_id, monitor.tenant_id),
-        eq(probeHourlyBuckets.monitor_id, monitor.id),
+        eq(probeHourlyBuckets.tenant_id, tenantId),
+        inArray(probeHourlyBuckets.monitor_id, [...monitorIds]),
         sql`${probeHourlyBuckets.bucket_start} >= ${firstHour}::bigint`,
         lt(probeHourlyBuckets.bucket_start, openHour),
       ),
     );
   const pending = await queryRows<{
+    monitor_id: string;
     region: string;
     bucket_start: string | number;
     total: number;
@@ -128,17 +158,17 @@ export async function getMonitorMetrics(
     db,
     bucketsOf(
       and(
-        eq(probeResults.tenant_id, monitor.tenant_id),
-        eq(probeResults.monitor_id, monitor.id),
+        eq(probeResults.tenant_id, tenantId),
+        inArray(probeResults.monitor_id, [...monitorIds]),
         sql`${probeResults.checked_at} >= ${firstHour}::bigint`,
         lt(probeResults.checked_at, openHour),
       ) as SQL,
     ),
   );
-  const byKey = new Map<string, HourlyBucket>();
-  const put = (b: HourlyBucket) => byKey.set(`${b.bucketStart}:${b.region}`, b);
+  const put = (monitorId: string, b: HourlyBucket) =>
+    byMonitor.get(monitorId)?.set(`${b.bucketStart}:${b.region}`, b);
   for (const p of pending) {
-    put({
+    put(p.monitor_id, {
       bucketStart: Number(p.bucket_start),
       region: p.region as HourlyBucket['region'],
       total: Number(p.total),
@@ -149,7 +179,7 @@ export async function getMonitorMetrics(
   }
   // A stored bucket is the hour's final word (its raw results are gone once it is written).
   for (const b of stored) {
-    put({
+    put(b.monitor_id, {
       bucketStart: b.bucket_start,
       region: b.region,
       total: b.total,
@@ -158,12 +188,14 @@ export async function getMonitorMetrics(
       p95Ms: b.p95_ms,
     });
   }
-  const buckets = [...byKey.values()].sort(
-    (a, b) => a.bucketStart - b.bucketStart || REGIONS.indexOf(a.region) - REGIONS.indexOf(b.region),
+  return new Map(
+    [...byMonitor].map(([id, buckets]) => [
+      id,
+      [...buckets.values()].sort(
+        (a, b) => a.bucketStart - b.bucketStart || REGIONS.indexOf(a.region) - REGIONS.indexOf(b.region),
+      ),
+    ]),
   );
-
-  const range = await uptimeOverRange(db, monitor, fromMs, now);
-  return { monitor: monitorResource(monitor, principal), fromMs, hours: buckets, ...range };
 }
 
 /**
@@ -177,18 +209,8 @@ export async function uptimeOverRange(
   fromMs: number,
   toMs: number,
 ): Promise<{ events: IncidentResource[]; uptimePct: number | null }> {
-  const incidents = await db
-    .select()
-    .from(uptimeIncidents)
-    .where(
-      and(
-        eq(uptimeIncidents.tenant_id, monitor.tenant_id),
-        eq(uptimeIncidents.monitor_id, monitor.id),
-        lt(uptimeIncidents.down_at, toMs),
-        or(isNull(uptimeIncidents.recovered_at), gt(uptimeIncidents.recovered_at, fromMs)),
-      ),
-    )
-    .orderBy(asc(uptimeIncidents.down_at), asc(uptimeIncidents.id));
+  const incidents =
+    (await incidentsOverlapping(db, monitor.tenant_id, [monitor.id], fromMs, toMs)).get(monitor.id) ?? [];
   return {
     events: incidents.map(incidentResource),
     uptimePct: uptimePct(
@@ -198,4 +220,33 @@ export async function uptimeOverRange(
       incidents.map((i) => ({ downAt: i.down_at, recoveredAt: i.recovered_at })),
     ),
   };
+}
+
+/**
+ * Each listed monitor's incidents overlapping `[fromMs, toMs)` (an open one runs on), oldest first:
+ * one query whatever the number of monitors.
+ */
+export async function incidentsOverlapping(
+  db: Db,
+  tenantId: string,
+  monitorIds: readonly string[],
+  fromMs: number,
+  toMs: number,
+): Promise<Map<string, UptimeIncident[]>> {
+  if (monitorIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(uptimeIncidents)
+    .where(
+      and(
+        eq(uptimeIncidents.tenant_id, tenantId),
+        inArray(uptimeIncidents.monitor_id, [...monitorIds]),
+        lt(uptimeIncidents.down_at, toMs),
+        or(isNull(uptimeIncidents.recovered_at), gt(uptimeIncidents.recovered_at, fromMs)),
+      ),
+    )
+    .orderBy(asc(uptimeIncidents.down_at), asc(uptimeIncidents.id));
+  const byMonitor = new Map<string, UptimeIncident[]>(monitorIds.map((id) => [id, []]));
+  for (const row of rows) byMonitor.get(row.monitor_id)?.push(row);
+  return byMonitor;
 }

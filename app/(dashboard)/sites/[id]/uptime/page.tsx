@@ -3,6 +3,7 @@ import { MonitorList } from '@/components/uptime/monitor-list';
 import { can } from '@/lib/auth/permissions';
 import { requireDashboard } from '@/lib/dashboard/session';
 import { siteForPage } from '@/lib/dashboard/site';
+import { monitorOverviewsForPage } from '@/lib/dashboard/uptime';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Uptime · ${(await siteForPage((await params).id)).hostname}` };
@@ -17,6 +18,8 @@ export default async function SiteUptimePage({
 }) {
   const [{ id }, { deleted }] = await Promise.all([params, searchParams]);
   const [{ principal }, site] = await Promise.all([requireDashboard(), siteForPage(id)]);
+  // Read here, not by the list asking the API for each monitor's live state and metrics.
+  const monitors = await monitorOverviewsForPage(site.id);
   return (
     <section aria-labelledby="uptime-title">
       <h2 id="uptime-title" className="mb-4 text-lg font-semibold text-zinc-900">
@@ -24,6 +27,8 @@ export default async function SiteUptimePage({
       </h2>
       <MonitorList
         siteId={site.id}
+        monitors={monitors}
+        readAt={Date.now()}
         canManage={can(principal, 'manage')}
         appOn={site.uptime_enabled === 1}
         deleted={typeof deleted === 'string' ? deleted.slice(0, 2048) : undefined}

@@ -10,9 +10,12 @@ import { callbackErrorText } from './words';
 export function CallbackOutcome({
   outcome,
   accountEmail,
+  choosing,
 }: {
   outcome: { connected: true } | { error: string };
   accountEmail: string | null;
+  /** The property is still to be chosen (the page's next step), not already chosen meanwhile. */
+  choosing: boolean;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -33,7 +36,7 @@ export function CallbackOutcome({
       <p className="font-semibold">{ok ? 'Google Search Console connected' : 'Not connected'}</p>
       <p className="mt-1">
         {ok
-          ? `Connected${accountEmail ? ` as ${accountEmail}` : ''}. Choose the property this site reports below.`
+          ? `Connected${accountEmail ? ` as ${accountEmail}` : ''}.${choosing ? ' Choose the property this site reports below.' : ''}`
           : callbackErrorText(outcome.error)}
       </p>
     </div>

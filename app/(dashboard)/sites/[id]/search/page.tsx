@@ -40,7 +40,13 @@ export default async function SiteSearchPage({
       <h2 id="search-title" className="text-lg font-semibold text-zinc-900">
         Search
       </h2>
-      {outcome ? <CallbackOutcome outcome={outcome} accountEmail={view.connection.accountEmail} /> : null}
+      {outcome ? (
+        <CallbackOutcome
+          outcome={outcome}
+          accountEmail={view.connection.accountEmail}
+          choosing={view.connection.status === 'pending-property'}
+        />
+      ) : null}
       {view.seoEnabled ? (
         <SearchPanel
           siteId={site.id}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useTransition } from 'react';
 import { failureAnnouncement, requestJson } from '@/components/api/client';
 import type { FieldDataSyncResponse, SiteResponse } from '@/components/api/types';
 import { Announcement, useAnnouncer } from '@/components/ui/announcement';
@@ -25,6 +25,9 @@ export function SyncNow({ siteId, checkedAt }: { siteId: string; checkedAt: numb
   const [phase, setPhase] = useState<'idle' | 'sending' | 'queued'>('idle');
   const queuedAt = useRef(0);
   const before = useRef(checkedAt);
+  // The re-render after a sync fetches the page again; "up to date" is said once it has arrived.
+  const [refreshing, startRefresh] = useTransition();
+  const [awaitingRefresh, setAwaitingRefresh] = useState(false);
 
   async function sync() {
     setPhase('sending');
@@ -45,8 +48,9 @@ export function SyncNow({ siteId, checkedAt }: { siteId: string; checkedAt: numb
       const { site } = await requestJson<SiteResponse>(`/v1/sites/${siteId}`);
       if (site.fielddata_checked_at !== before.current) {
         setPhase('idle');
-        announce('Sync finished: the field data below is up to date.');
-        router.refresh();
+        setAwaitingRefresh(true);
+        announce('Sync finished: loading the new figures…');
+        startRefresh(() => router.refresh());
         return;
       }
     } catch {
@@ -60,6 +64,13 @@ export function SyncNow({ siteId, checkedAt }: { siteId: string; checkedAt: numb
     }
   }, [siteId, router, announce]);
   usePolling(look, POLL_MS, phase === 'queued');
+
+  useEffect(() => {
+    if (awaitingRefresh && !refreshing) {
+      setAwaitingRefresh(false);
+      announce('Sync finished: the figures below are up to date.');
+    }
+  }, [awaitingRefresh, refreshing, announce]);
 
   // A newer time from elsewhere (the daily sync, another person) is the new baseline.
   useEffect(() => {

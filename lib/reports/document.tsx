@@ -23,6 +23,7 @@ export const REPORT_CSS = `
 @page { size: A4; margin: 16mm 16mm 18mm; }
 .report { font-family: "Inter", system-ui, sans-serif; color: #18181b; background: #fff; font-size: 10.5pt; line-height: 1.45; }
 .report * { box-sizing: border-box; }
+.report h1, .report h2, .report h3 { font-weight: 700; }
 .report h1 { font-size: 22pt; line-height: 1.2; margin: 4pt 0 6pt; }
 .report h2 { font-size: 15pt; margin: 0 0 8pt; padding-bottom: 4pt; border-bottom: 2px solid #1d4ed8; }
 .report h3 { font-size: 11.5pt; margin: 14pt 0 6pt; }

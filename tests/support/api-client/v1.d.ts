@@ -584,6 +584,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sites/{id}/reports/monthly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's branded monthly report as a PDF
+         * @description The stakeholder report the monthly mail attaches: the organization's name, the period, then broken links and their trend over the month's completed crawls, the SEO score, the accessibility score and WCAG 2.2 AA verdict of the month's last scan, and uptime and incidents per monitor, in that order; the section of an app that is off for the site is left out. Printed by Chromium on request (a second or two).
+         */
+        get: operations["getV1SitesByIdReportsMonthly"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sites/{id}/runs": {
         parameters: {
             query?: never;
@@ -1738,7 +1758,7 @@ export interface components {
              * @enum {string}
              */
             kind: "slack" | "discord" | "teams" | "http";
-            /** @description the webhook's http(s) URL: a Slack incoming webhook, a Discord webhook, a Teams Workflows webhook, or any endpoint for http */
+            /** @description the webhook's http(s) URL: a Slack incoming webhook, a Discord webhook, a Teams Workflows webhook, or any endpoint for http; stored encrypted, read back in full by owners and admins only */
             url: string;
         };
         /** @description The account's organization cap and its use */
@@ -2380,7 +2400,7 @@ export interface components {
             enabled: 0 | 1;
             /** @description JSON-encoded array of extra alert addresses */
             alert_emails: string | null;
-            /** @description JSON-encoded array of extra alert webhooks ({kind, url}) */
+            /** @description JSON-encoded array of extra alert webhooks ({kind, url}); url in full for owner and admin sessions, its origin only (path shown as …) for API keys and members, since a chat webhook URL is its credential */
             alert_webhooks: string | null;
             /**
              * @description the latest round's consensus: down (2+ regions failed), degraded (one region failed, or 2+ slow), up; unknown before the first round
@@ -5252,6 +5272,79 @@ export interface operations {
             };
             /** @description Not found or not visible to the caller; the Broken Links app is not enabled for the site, or no crawl has run yet */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1SitesByIdReportsMonthly: {
+        parameters: {
+            query?: {
+                /** @description the UTC month, YYYY-MM, up to the current one (which reads as month to date); omitted: the last complete month */
+                month?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the site's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as an A4 PDF, sent as an attachment named <hostname>-<YYYY-MM>.pdf (Content-Disposition) */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description month is not a YYYY-MM month, or is still to come */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure naming the field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

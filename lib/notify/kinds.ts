@@ -1,4 +1,4 @@
-import type { StoredWebhook } from './webhook';
+import type { StoredWebhook } from './stored-webhooks';
 
 /**
  * What a notification is about: the `kind` a producer queues (`enqueueNotification`), which decides

@@ -4,7 +4,8 @@ import type { Db } from '@/lib/db/client';
 import { members, users } from '@/lib/db/schema';
 import type { KindReceivers, RecipientList, WebhookList } from './kinds';
 import { type NotificationSettings, orgSettings, type Recipient, siteOverride } from './settings';
-import { type NotificationWebhook, readStoredWebhooks } from './webhook';
+import { readStoredWebhooks } from './stored-webhooks';
+import type { NotificationWebhook } from './webhook';
 
 /**
  * Who receives one event, resolved when the delivery job picks it up (so settings changed a moment

@@ -6,7 +6,8 @@ import { InvalidError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
 import { RECIPIENT_LISTS, WEBHOOK_LISTS } from './kinds';
 import { type SigningSecretView, signingSecretView } from './signing';
-import { type NotificationWebhook, readStoredWebhooks, storeWebhooks } from './webhook';
+import { readStoredWebhooks, storeWebhooks } from './stored-webhooks';
+import type { NotificationWebhook } from './webhook';
 
 /**
  * Notification settings (spec: Notification settings): the organization's defaults (scope `org`) and

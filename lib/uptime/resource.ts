@@ -1,6 +1,7 @@
 import { isAdminRole, type Principal } from '@/lib/auth/principal';
 import type { UptimeIncident, UptimeMonitor } from '@/lib/db/schema';
-import { elideUrlPath, readStoredWebhooks } from '@/lib/notify/webhook';
+import { readStoredWebhooks } from '@/lib/notify/stored-webhooks';
+import { elideUrlPath } from '@/lib/notify/webhook';
 
 /*
  * The pickers below shape rows into the resources lib/api/schemas/uptime.ts declares; that file

@@ -11,7 +11,7 @@ import {
   uptimeMonitors,
 } from '@/lib/db/schema';
 import { enqueueNotification } from '@/lib/notify/outbox';
-import type { StoredWebhook } from '@/lib/notify/webhook';
+import type { StoredWebhook } from '@/lib/notify/stored-webhooks';
 import type { SentCertWarning } from './certificate';
 import { type RoundVerdict, slowThresholdMs } from './consensus';
 import type { IncidentTracker } from './incident';

@@ -19,8 +19,8 @@ import { type DeliveryOptions, deliverDue, dispatchEvents } from '@/lib/notify/d
 import { enqueueNotification } from '@/lib/notify/outbox';
 import { DELIVERY_LEASE_MS, MAX_DELIVERY_ATTEMPTS } from '@/lib/notify/retry';
 import { emptySettings } from '@/lib/notify/settings';
+import { storeWebhooks } from '@/lib/notify/stored-webhooks';
 import { sendTestNotification } from '@/lib/notify/test-send';
-import { storeWebhooks } from '@/lib/notify/webhook';
 import { quietLogger } from '../support/crawl';
 import { useTestDatabase } from '../support/db';
 import { addMember, call, signInOwner } from '../support/http';

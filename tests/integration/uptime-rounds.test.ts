@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { notificationOutbox, probeResults, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
-import { readStoredWebhooks, storeWebhooks } from '@/lib/notify/webhook';
+import { readStoredWebhooks, storeWebhooks } from '@/lib/notify/stored-webhooks';
 import { RoundLoop, runDueRounds } from '@/lib/uptime/coordinator';
 import { getMonitorLive } from '@/lib/uptime/live';
 import { getMonitorMetrics } from '@/lib/uptime/metrics';

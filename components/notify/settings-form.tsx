@@ -1,7 +1,7 @@
 'use client';
 
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { ApiClientError, failureMessage, requestJson } from '@/components/api/client';
+import { ApiClientError, failureMessage } from '@/components/api/client';
 import type { MemberView, NotificationSettings } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
@@ -23,11 +23,13 @@ import {
   type SettingsField,
   type WebhookDraft,
 } from './settings-draft';
+import { TestEmail } from './test-email';
+import { TestStatus, useTestSends } from './test-send';
 
 /**
  * The receivers of one scope (the org defaults or a site override), grouped by what they are told
  * about: members ticked and addresses typed per recipient list, webhook rows with a "Send test" that
- * says inline why a delivery failed (the API's 502). The spec's limits are checked here first
+ * says inline why a delivery failed (the API's 502), and a test email to any of the addresses. The spec's limits are checked here first
  * (errors under each list and in a summary that takes focus), then by the API, whose
  * "field: message" answers land under the same lists.
  */
@@ -152,6 +154,8 @@ export function NotificationSettingsForm({
         </fieldset>
       ))}
 
+      <TestEmail draft={draft} members={members} />
+
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant="primary" pending={pending}>
           Save notification settings
@@ -235,8 +239,6 @@ function RecipientPicker({
   );
 }
 
-type TestState = { state: 'sending' } | { state: 'ok' } | { state: 'failed'; reason: string };
-
 function WebhookRows({
   idOf,
   list,
@@ -250,27 +252,12 @@ function WebhookRows({
   fieldError: (field: SettingsField) => string | null;
   onChange: (hooks: WebhookDraft[]) => void;
 }) {
-  const [tests, setTests] = useState<Record<number, TestState>>({});
+  const { tests, run, forget } = useTestSends<number>();
   const addId = idOf(`${list}-add`);
   const setHook = (index: number, change: Partial<WebhookDraft>) => {
-    setTests((t) => ({ ...t, [index]: undefined as unknown as TestState }));
+    forget(index);
     onChange(hooks.map((h, i) => (i === index ? { ...h, ...change } : h)));
   };
-
-  async function sendTest(index: number, hook: WebhookDraft) {
-    setTests((t) => ({ ...t, [index]: { state: 'sending' } }));
-    try {
-      await requestJson('/v1/notifications/test', {
-        body: { webhook: { kind: hook.kind, url: hook.url.trim() } },
-      });
-      setTests((t) => ({ ...t, [index]: { state: 'ok' } }));
-    } catch (e) {
-      setTests((t) => ({
-        ...t,
-        [index]: { state: 'failed', reason: failureMessage(e, 'The test could not be sent.') },
-      }));
-    }
-  }
 
   return (
     <fieldset className="space-y-3">
@@ -310,7 +297,7 @@ function WebhookRows({
                     size="sm"
                     pending={test?.state === 'sending'}
                     disabled={hook.url.trim() === ''}
-                    onClick={() => void sendTest(i, hook)}
+                    onClick={() => void run(i, { webhook: { kind: hook.kind, url: hook.url.trim() } })}
                   >
                     Send test<span className="sr-only"> to webhook {i + 1}</span>
                   </Button>
@@ -318,24 +305,14 @@ function WebhookRows({
                     size="sm"
                     variant="ghost"
                     onClick={() => {
-                      setTests({});
+                      forget();
                       onChange(hooks.filter((_, j) => j !== i));
                       document.getElementById(addId)?.focus();
                     }}
                   >
                     Remove<span className="sr-only"> webhook {i + 1}</span>
                   </Button>
-                  <p role="status" className="min-w-0 text-sm break-words">
-                    {test?.state === 'ok' ? (
-                      <span className="text-green-800">Test delivered: the receiver accepted it.</span>
-                    ) : test?.state === 'failed' ? (
-                      <span className="font-medium text-red-700">Test failed: {test.reason}</span>
-                    ) : test?.state === 'sending' ? (
-                      'Sending a test…'
-                    ) : (
-                      ''
-                    )}
-                  </p>
+                  <TestStatus test={test} delivered="Test delivered: the receiver accepted it." />
                 </div>
               </li>
             );

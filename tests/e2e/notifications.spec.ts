@@ -97,6 +97,33 @@ test('a webhook the service may not reach: Send test shows the reason; saving ke
   expect(saved.settings.uptimeWebhooks).toHaveLength(1);
 });
 
+test('a test email: to a member, delivered; to a typed line that is no address, the reason', async ({
+  page,
+}) => {
+  await page.goto('/notifications');
+  await settled(page);
+  const test = page.getByRole('group', { name: 'Send a test email' });
+  const address = test.getByLabel('Test address');
+  // The members and the addresses saved above, unsaved lines too.
+  await page
+    .getByRole('group', { name: 'Crawl summaries' })
+    .getByLabel('Other addresses')
+    .fill('not an address');
+  await expect(address.getByRole('option')).toHaveText([
+    /owner@example\.com/,
+    'ops@example.com',
+    'not an address',
+  ]);
+  await address.selectOption({ label: 'ops@example.com' });
+  await test.getByRole('button', { name: 'Send test email' }).click();
+  // The e2e server mails through the local outbox, which accepts it.
+  await expect(test.getByText('Test delivered: the mail service accepted it.')).toBeVisible();
+  await address.selectOption('not an address');
+  await test.getByRole('button', { name: 'Send test email' }).click();
+  await expect(test.getByText(/^Test failed: .*must be an email address/)).toBeVisible();
+  await bothWidths(page, 'notifications-test-email', 'Notifications with a test email');
+});
+
 test('the signing secret: reveal, rotate after a confirmation', async ({ page }) => {
   await page.goto('/notifications');
   await settled(page);

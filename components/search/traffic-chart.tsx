@@ -3,6 +3,7 @@
 import { useId, useMemo } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SearchAnalytics } from '@/components/api/types';
+import { ChartLegend } from '@/components/ui/chart-legend';
 import { formatNumber } from '@/components/ui/format';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { type DailyPoint, dailyPoints, formatCtr, formatDay, formatPosition, formatShortDay } from './words';
@@ -84,24 +85,14 @@ export function TrafficChart({ series, days }: { series: SearchAnalytics['series
             </LineChart>
           </ResponsiveContainer>
         </div>
-        <ul className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-zinc-700" aria-label="Chart legend">
-          {(Object.keys(LINES) as Measure[]).map((measure) => (
-            <li key={measure} className="flex items-center gap-2">
-              <svg aria-hidden="true" width="28" height="8" viewBox="0 0 28 8">
-                <line
-                  x1="0"
-                  y1="4"
-                  x2="28"
-                  y2="4"
-                  stroke={LINES[measure].color}
-                  strokeWidth="2.5"
-                  strokeDasharray={LINES[measure].dash}
-                />
-              </svg>
-              {LINES[measure].label} ({LINES[measure].axis} axis)
-            </li>
-          ))}
-        </ul>
+        <ChartLegend
+          items={(Object.keys(LINES) as Measure[]).map((measure) => ({
+            key: measure,
+            label: `${LINES[measure].label} (${LINES[measure].axis} axis)`,
+            color: LINES[measure].color,
+            dash: LINES[measure].dash,
+          }))}
+        />
         <figcaption id={captionId} className="text-sm text-zinc-600">
           {summary}
         </figcaption>

@@ -3,6 +3,7 @@
 import { useId, useMemo, useState } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HourlyBucket } from '@/components/api/types';
+import { ChartLegend } from '@/components/ui/chart-legend';
 import { Choice } from '@/components/ui/choice';
 import { formatDayAndTime, formatNumber } from '@/components/ui/format';
 import { Table, Td, Th } from '@/components/ui/table';
@@ -154,24 +155,7 @@ export function LatencyChart({
               </LineChart>
             </ResponsiveContainer>
           </div>
-          <ul className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-zinc-700" aria-label="Chart legend">
-            {REGIONS.map((r) => (
-              <li key={r} className="flex items-center gap-2">
-                <svg aria-hidden="true" width="28" height="8" viewBox="0 0 28 8">
-                  <line
-                    x1="0"
-                    y1="4"
-                    x2="28"
-                    y2="4"
-                    stroke={LINE[r].color}
-                    strokeWidth="2.5"
-                    strokeDasharray={LINE[r].dash}
-                  />
-                </svg>
-                {REGION_NAMES[r]}
-              </li>
-            ))}
-          </ul>
+          <ChartLegend items={REGIONS.map((r) => ({ key: r, label: REGION_NAMES[r], ...LINE[r] }))} />
           <figcaption id={captionId} className="text-sm text-zinc-600">
             {summary}
           </figcaption>

@@ -1,8 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { A11yReport } from '@/components/a11y/a11y-report';
-import { buttonClass } from '@/components/ui/button';
-import { EmptyState } from '@/components/ui/surface';
+import { AppOffState } from '@/components/sites/app-off-state';
 import { can } from '@/lib/auth/permissions';
 import { a11yScoreTrend } from '@/lib/dashboard/a11y';
 import { requireDashboard } from '@/lib/dashboard/session';
@@ -30,18 +28,11 @@ export default async function SiteAccessibilityPage({ params }: { params: Promis
           trend={await a11yScoreTrend(db, principal, site.id)}
         />
       ) : (
-        <EmptyState
+        <AppOffState
+          siteId={site.id}
+          canManage={canManage}
           title="The Accessibility app is off for this site"
           description="When it is on, each crawl's pages are rendered in a browser and checked against WCAG 2.2 with axe-core: a 0-100 score, an AA verdict, the issues to fix first and a coverage matrix for the criteria to check by hand."
-          action={
-            canManage ? (
-              <Link href={`/sites/${site.id}/settings`} className={buttonClass('primary')}>
-                Turn it on in settings
-              </Link>
-            ) : (
-              <p className="text-sm text-zinc-600">An owner or admin can turn it on in the site settings.</p>
-            )
-          }
         />
       )}
     </section>

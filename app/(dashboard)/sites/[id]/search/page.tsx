@@ -1,9 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { CallbackOutcome } from '@/components/search/callback-outcome';
 import { SearchPanel } from '@/components/search/search-panel';
-import { buttonClass } from '@/components/ui/button';
-import { EmptyState } from '@/components/ui/surface';
+import { AppOffState } from '@/components/sites/app-off-state';
 import { can } from '@/lib/auth/permissions';
 import { searchTabDays, searchTabView } from '@/lib/dashboard/search';
 import { requireDashboard } from '@/lib/dashboard/session';
@@ -56,18 +54,11 @@ export default async function SiteSearchPage({
           canManage={canManage}
         />
       ) : (
-        <EmptyState
+        <AppOffState
+          siteId={site.id}
+          canManage={canManage}
           title="The SEO app is off for this site"
           description="The search connection belongs to the SEO app. With it on, the site can be connected to its Google Search Console account: clicks and impressions per day, and an alert when clicks fall off."
-          action={
-            canManage ? (
-              <Link href={`/sites/${site.id}/settings`} className={buttonClass('primary')}>
-                Turn it on in settings
-              </Link>
-            ) : (
-              <p className="text-sm text-zinc-600">An owner or admin can turn it on in the site settings.</p>
-            )
-          }
         />
       )}
     </section>

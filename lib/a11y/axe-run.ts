@@ -25,6 +25,7 @@
  */
 import axe, { type AxeResults, type RunOptions } from 'axe-core';
 import type { CDPSession, Page } from 'playwright-core';
+import { FRAME_FINGERPRINT, type FrameCache } from './frame-cache';
 
 /** The isolated world axe runs in, in every frame (the name is Chromium's key for it per frame). */
 export const AXE_WORLD = 'sitewatch-axe';
@@ -47,6 +48,29 @@ const CONFIGURE = {
 };
 
 /**
+ * How `runPartial` writes down each element it reports (axe's documented custom node serializer):
+ * as axe's own `DqElement.toJSON()` does, but with an empty XPath. `runPartial` serializes every
+ * element every rule looked at, passes included, and axe's XPath walks the element's ancestors and
+ * runs a `querySelectorAll('#id')` for each one with an id (on the benchmark's pages about 2% of
+ * the renderer CPU axe takes, 5 of 280 ms for a page's top document). Nothing reads it:
+ * `finishRun` puts `xpath` in the report only with the `xpath` run option, which the render pass
+ * never sets, and axe merges a frame's XPath into its elements' (`mergeSpecs`, which needs an
+ * array) for that report alone. Selector, HTML and ancestry (which
+ * some rules' cross-frame checks compare, e.g. `heading-order`, `region`) are kept as axe made them,
+ * so the report is the same (tests/integration/a11y-render.test.ts compares it with AxeBuilder's).
+ */
+const NODE_SPEC_WITHOUT_XPATH = `{
+  toSpec: (element) => ({
+    selector: element.selector,
+    source: element.source,
+    xpath: [],
+    ancestry: element.ancestry,
+    nodeIndexes: element.nodeIndexes,
+    fromFrame: element.fromFrame,
+  }),
+}`;
+
+/**
  * What Chromium evaluates in the axe world of every new document. The top-level `about:blank` the
  * tab rests on between pages (lib/a11y/lane.ts) is never checked and skips it; a frame's
  * `about:blank` (a widget its parent writes into) gets axe like any frame.
@@ -54,6 +78,7 @@ const CONFIGURE = {
 const WORLD_SCRIPT = `if (window !== window.top || location.href !== 'about:blank') {
 ${axe.source}
 axe.configure(${JSON.stringify(CONFIGURE)});
+axe.utils.nodeSerializer.update(${NODE_SPEC_WITHOUT_XPATH});
 }`;
 
 type FrameContexts = { frameSelector: unknown; frameContext: unknown }[];
@@ -63,6 +88,10 @@ interface FrameRun {
   world: number;
   /** Per nested frame axe listed, in its order; null where the frame could not be checked. */
   children: (FrameRun | null)[];
+  /** The partial result of an identical frame checked earlier in the run (lib/a11y/frame-cache.ts). */
+  cached?: string;
+  /** Where this frame's partial result goes in the run's frame cache once it arrives. */
+  cacheKey?: string;
 }
 
 /** Where a frame's world keeps the promise of its `runPartial` (the page cannot see the world). */
@@ -96,17 +125,18 @@ export class AxeTab {
    * Runs axe with `options` in the tab's document and all its frames, and merges the frames'
    * partial results with `finishRun` in the top document's axe world; rejects if the top document
    * fails. Only the nested frames' partial results cross the protocol (as JSON text, never parsed
-   * here), and the report comes back once.
+   * here), and the report comes back once. `frames`: the run's cache of frame results
+   * (lib/a11y/frame-cache.ts), if any.
    */
-  async analyze(options: RunOptions): Promise<AxeResults> {
+  async analyze(options: RunOptions, frames?: FrameCache): Promise<AxeResults> {
     const context = { include: [], exclude: [] };
-    const top = await this.runFrame(this.topFrameId, context, options, true).catch(async () => {
+    const top = await this.runFrame(this.topFrameId, context, options, frames, true).catch(async () => {
       // Should the main frame's id ever change, it is asked for again.
       const { frameTree } = await this.session.send('Page.getFrameTree');
       this.topFrameId = frameTree.frame.id;
-      return this.runFrame(this.topFrameId, context, options, true);
+      return this.runFrame(this.topFrameId, context, options, frames, true);
     });
-    const nested = await Promise.all(top.children.map((child) => this.partialsOf(child)));
+    const nested = await Promise.all(top.children.map((child) => this.partialsOf(child, frames)));
     const report = (await this.evaluate(
       top.world,
       `globalThis.${PARTIAL}
@@ -118,46 +148,64 @@ export class AxeTab {
 
   /**
    * Starts axe in a frame (`getFrameContexts`, then `runPartial`, as AxeBuilder does them) and,
-   * depth first, in the frames nested in it.
+   * depth first, in the frames nested in it. `frames`: the run's frame cache; a nested frame (never
+   * the top document) the cache has seen identical gets its partial result from there, and axe
+   * does not run in it.
    */
   private async runFrame(
     frameId: string,
     context: unknown,
     options: RunOptions,
+    frames: FrameCache | undefined,
     top: boolean,
   ): Promise<FrameRun> {
+    const cache = top ? undefined : frames;
     const { executionContextId: world } = await this.session.send('Page.createIsolatedWorld', {
       frameId,
       worldName: AXE_WORLD,
     });
-    const start = `(() => {
+    // A nested frame with no frames of its own is first only fingerprinted (`begin(true)`); axe
+    // starts in it unless the run's cache holds an identical frame's result. The fingerprint is taken
+    // again in the same task as `runPartial` starts, so the stored result is keyed by the document
+    // axe checked, even if the page changed it between the two calls.
+    const begin = (probe: boolean) => `(() => {
       if (typeof axe !== 'object') return null;
       const context = ${JSON.stringify(context)};
       const frames = axe.utils.getFrameContexts(context);
+      const fingerprint = ${cache ? `frames.length === 0 ? ${FRAME_FINGERPRINT} : null` : 'null'};
+      if (${probe} && fingerprint) return { frames, fingerprint, started: false };
       globalThis.${PARTIAL} = axe.runPartial(context, ${JSON.stringify(options)});
       globalThis.${PARTIAL}.catch(() => {});
-      return frames;
+      return { frames, fingerprint, started: true };
     })()`;
-    let frameContexts = (await this.evaluate(world, start)) as FrameContexts | null;
-    if (!frameContexts) {
+    type Begun = { frames: FrameContexts; fingerprint: string | null; started: boolean };
+    let begun = (await this.evaluate(world, begin(Boolean(cache)))) as Begun | null;
+    if (!begun) {
       // A frame Chromium created without running the tab's scripts (one whose document its parent
       // wrote): axe is put there now. The top document has the page's whole time limit.
       const injected = this.evaluate(world, WORLD_SCRIPT);
       await (top ? injected : withLimit(injected, FRAME_INJECT_LIMIT_MS));
-      frameContexts = (await this.evaluate(world, start)) as FrameContexts;
+      begun = (await this.evaluate(world, begin(Boolean(cache)))) as Begun;
+    }
+    const keyOf = (fingerprint: string | null) =>
+      fingerprint ? `${JSON.stringify(context)} ${fingerprint}` : undefined;
+    if (!begun.started) {
+      const cached = cache?.get(keyOf(begun.fingerprint) as string);
+      if (cached) return { world, children: [], cached };
+      begun = (await this.evaluate(world, begin(false))) as Begun;
     }
     const children: (FrameRun | null)[] = [];
-    for (const { frameSelector, frameContext } of frameContexts) {
+    for (const { frameSelector, frameContext } of begun.frames) {
       let child: FrameRun | null = null;
       try {
         const childId = await this.frameIdOf(world, frameSelector);
-        if (childId) child = await this.runFrame(childId, frameContext, options, false);
+        if (childId) child = await this.runFrame(childId, frameContext, options, frames, false);
       } catch {
         // A frame that went away or would not take axe: axe's merge leaves a gap for it, as AxeBuilder.
       }
       children.push(child);
     }
-    return { world, children };
+    return { world, children, cacheKey: keyOf(begun.fingerprint) };
   }
 
   /**
@@ -165,14 +213,17 @@ export class AxeTab {
    * `finishRun` expects (a frame, then its nested frames depth first); `null` for a frame whose
    * run failed, which drops the frames inside it too, as AxeBuilder does.
    */
-  private async partialsOf(run: FrameRun | null): Promise<string[]> {
+  private async partialsOf(run: FrameRun | null, frames?: FrameCache): Promise<string[]> {
     if (!run) return ['null'];
+    if (run.cached) return [run.cached];
     try {
       const own = (await this.evaluate(
         run.world,
         `globalThis.${PARTIAL}.then((partial) => JSON.stringify(partial))`,
       )) as string;
-      const nested = await Promise.all(run.children.map((child) => this.partialsOf(child)));
+      // A rule that failed in this frame (an `error` in its result) is not kept for the next pages.
+      if (run.cacheKey && !own.includes('"error"')) frames?.set(run.cacheKey, own);
+      const nested = await Promise.all(run.children.map((child) => this.partialsOf(child, frames)));
       return [own, ...nested.flat()];
     } catch {
       return ['null'];

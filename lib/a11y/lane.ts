@@ -28,6 +28,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ProxySession } from '@/lib/net';
 import { AxeTab } from './axe-run';
 import { type BrowserHolder, renderUserAgent } from './browser';
+import { FrameCache } from './frame-cache';
 
 /** How long a run's parked lanes wait for its next batch before they are closed. */
 export const LANE_IDLE_MS = 30_000;
@@ -42,7 +43,7 @@ const MAX_PARKED_RUNS = 2;
  * `about:blank`, with almost nothing live, a full collection costs about 25 ms; this threshold
  * has one run every few pages and keeps the renderer near 200 MB.
  */
-const COLLECT_ABOVE_BYTES = Number(process.env.ASPEED_GC ?? 64) * 1024 * 1024;
+const COLLECT_ABOVE_BYTES = 64 * 1024 * 1024;
 
 /** Time for `reset`; past it the lane is discarded instead. */
 const RESET_LIMIT_MS = 5_000;
@@ -180,6 +181,18 @@ async function closeLane({ context, session }: OpenLane): Promise<void> {
 /** A worker's parked lanes, per run key, between the batches of a run. */
 export class LanePool {
   private readonly parked = new Map<string, { lanes: Lane[]; timer: NodeJS.Timeout }>();
+  /** Per run key, the run's cache of frame results: it goes when the run's lanes are closed. */
+  private readonly frameCaches = new Map<string, FrameCache>();
+
+  /** The frame cache of the run `key`, shared by its lanes from one batch to the next. */
+  frameCache(key: string): FrameCache {
+    let cache = this.frameCaches.get(key);
+    if (!cache) {
+      cache = new FrameCache();
+      this.frameCaches.set(key, cache);
+    }
+    return cache;
+  }
 
   /** The lanes parked under `key`, now the caller's (none if the run has none parked). */
   take(key: string): Lane[] {
@@ -192,7 +205,10 @@ export class LanePool {
 
   /** Keeps `lanes` for the next batch of the run `key`, for `LANE_IDLE_MS` at most. */
   park(key: string, lanes: Lane[]): void {
-    if (lanes.length === 0) return;
+    if (lanes.length === 0 && !this.parked.has(key)) {
+      this.frameCaches.delete(key);
+      return;
+    }
     const timer = setTimeout(() => void this.close(key), LANE_IDLE_MS);
     timer.unref();
     this.parked.set(key, { lanes: [...this.take(key), ...lanes], timer });
@@ -203,6 +219,7 @@ export class LanePool {
   }
 
   private async close(key: string): Promise<void> {
+    this.frameCaches.delete(key);
     await Promise.all(this.take(key).map((lane) => lane.discard()));
   }
 }

@@ -28,6 +28,7 @@ import { type ProxySession, unreachableTargetReason } from '@/lib/net';
 import { parseUrl } from '@/lib/net/url';
 import { scannedPageFrom } from './axe-results';
 import { BrowserHolder } from './browser';
+import { FrameCache } from './frame-cache';
 import { Lane, lanePoolOf } from './lane';
 import { AXE_RUN_ONLY_TAGS } from './rules';
 import type { PageScan, UnscannedPage } from './scan';
@@ -83,6 +84,12 @@ export interface RenderOptions {
   runKey?: string;
 }
 
+/** What one page's render needs besides the caller's options. */
+interface PageOptions extends RenderOptions {
+  /** The run's cache of frame results (lib/a11y/frame-cache.ts). */
+  frames: FrameCache;
+}
+
 /** Why a page's render stopped before axe's results came back. */
 class RenderStopped extends Error {
   constructor(
@@ -123,13 +130,14 @@ export async function* renderPages(
   const pool = options.runKey && !ownBrowser ? lanePoolOf(browsers) : null;
   const poolKey = `${allowPrivate ? 'private' : 'public'} ${options.runKey}`;
   const parked = pool?.take(poolKey) ?? [];
+  const frames = pool?.frameCache(poolKey) ?? new FrameCache();
   const kept: Lane[] = [];
   const worker = async () => {
     const lane = parked.pop() ?? new Lane(browsers, allowPrivate);
     try {
       while (!abandoned && next < urls.length) {
         const url = urls[next++] as string;
-        done.push(await renderWithRetry(lane, url, options, retries));
+        done.push(await renderWithRetry(lane, url, { ...options, frames }, retries));
         wake?.();
       }
     } finally {
@@ -176,7 +184,7 @@ export async function* renderPages(
 async function renderWithRetry(
   lane: Lane,
   url: string,
-  options: RenderOptions,
+  options: PageOptions,
   retries: SerialQueue,
 ): Promise<PageScan> {
   const first = await renderPage(lane, url, options);
@@ -201,11 +209,7 @@ function notScanned(url: string, reason: string): UnscannedPage {
   return { url, status: 'not-scanned', reason };
 }
 
-async function renderPage(
-  lane: Lane,
-  url: string,
-  options: RenderOptions,
-): Promise<PageScan | RenderStopped> {
+async function renderPage(lane: Lane, url: string, options: PageOptions): Promise<PageScan | RenderStopped> {
   const target = parseUrl(url);
   if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
     return notScanned(url, 'not an http(s) URL');
@@ -284,7 +288,7 @@ async function renderPage(
     checkStillOnSite(opened, target);
 
     phase = 'checking';
-    const results = await axe.analyze(AXE_OPTIONS);
+    const results = await axe.analyze(AXE_OPTIONS, options.frames);
     // A script may have navigated away while axe ran: the results would then be another page's.
     checkStillOnSite(opened, target);
     return scannedPageFrom(url, results);

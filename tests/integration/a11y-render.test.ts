@@ -25,6 +25,7 @@ const page = (body: string, head = '') => ({
 
 let site: TestServer;
 let other: TestServer;
+let varyingWidgetHits = 0;
 let browsers: BrowserHolder;
 let launched: Browser[] = [];
 /** The test's own browser for the reference axe runs. */
@@ -123,6 +124,30 @@ beforeAll(async () => {
             document.querySelector('main').insertAdjacentHTML('beforeend', '<img src="/state.png">');
         });
       </script>`,
+    ),
+    // The same frames embedded in several pages (a run's frame cache reuses what it can): a static
+    // widget, one whose script changes its style sheet on one page only (same markup, different
+    // CSSOM), and one whose server answers differently every other time (same URL, other markup).
+    '/widget': page('<img src="/w.png"><p>Status: fine</p>'),
+    '/styled-widget': page(
+      '<p>Styled status</p>',
+      `<style>p { color: #111; background: #fff }</style><script>
+        if (parent.location.pathname === '/embed-b') document.styleSheets[0].insertRule('p { color: #bbb }', 1);
+      </script>`,
+    ),
+    '/varying-widget': (_req, res) => {
+      varyingWidgetHits++;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(html(varyingWidgetHits % 2 === 1 ? '<img src="/v.png">' : '<p>No image</p>'));
+    },
+    ...Object.fromEntries(
+      ['/embed-a', '/embed-b', '/embed-c'].map((path) => [
+        path,
+        page(
+          '<h1>Embeds</h1><iframe id="w" title="w" src="/widget"></iframe>' +
+            '<iframe id="s" title="s" src="/styled-widget"></iframe><iframe id="v" title="v" src="/varying-widget"></iframe>',
+        ),
+      ]),
     ),
   });
   // These name the other host's port, known once it listens.
@@ -305,6 +330,36 @@ describe('pages rendered one after another in a lane', () => {
     const scans = await render(['/busy', '/clean'], { concurrency: 1, pageTimeLimitMs: 8_000 });
     expect(scans.get('/busy')).toMatchObject({ status: 'not-scanned' });
     expect(scanned(scans.get('/clean')).passes.length).toBeGreaterThan(0);
+  });
+});
+
+describe('frames embedded on every page of a run', () => {
+  it('reports each frame’s own findings on every page, and reuses none where the frame differs', async () => {
+    const paths = ['/embed-a', '/embed-b', '/embed-c'];
+    const scans: ScannedPage[] = [];
+    varyingWidgetHits = 0;
+    for await (const scan of renderPages(
+      paths.map((p) => site.url(p)),
+      { browsers, concurrency: 1, runKey: 'embeds' },
+    ))
+      scans.push(scanned(scan));
+    const selectors = (scan: ScannedPage, rule: string) =>
+      (find(scan, rule)?.nodes ?? []).map((node) => node.selector).sort();
+    const [a, b, c] = scans as [ScannedPage, ScannedPage, ScannedPage];
+    // The static widget: its missing alt on every page.
+    for (const scan of scans) expect(selectors(scan, 'image-alt')).toContain(`#w${FRAME_SEPARATOR}img`);
+    // Same markup, a style sheet changed by script on /embed-b alone.
+    expect(selectors(a, 'color-contrast')).toEqual([]);
+    expect(selectors(b, 'color-contrast')).toEqual([`#s${FRAME_SEPARATOR}p`]);
+    expect(selectors(c, 'color-contrast')).toEqual([]);
+    // Same URL, other markup every other time.
+    expect(selectors(a, 'image-alt')).toContain(`#v${FRAME_SEPARATOR}img`);
+    expect(selectors(b, 'image-alt')).not.toContain(`#v${FRAME_SEPARATOR}img`);
+    expect(selectors(c, 'image-alt')).toContain(`#v${FRAME_SEPARATOR}img`);
+    // And each page is what axe itself reports on it, every field kept.
+    varyingWidgetHits = 0;
+    expect(summary(a)).toEqual(await axeDirectly(site.url('/embed-a')));
+    expect(summary(c)).toEqual(summary(a));
   });
 });
 

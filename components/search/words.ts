@@ -19,7 +19,9 @@ const CALLBACK_ERRORS: Record<string, string> = {
 };
 
 export const callbackErrorText = (code: string) =>
-  CALLBACK_ERRORS[code] ?? 'The connection to Google did not complete. Try again.';
+  // Own keys only: `?error=toString` must not find Object.prototype's.
+  (Object.hasOwn(CALLBACK_ERRORS, code) ? CALLBACK_ERRORS[code] : undefined) ??
+  'The connection to Google did not complete. Try again.';
 
 export type SearchDay = SearchAnalytics['series'][number];
 const DAY_MS = 86_400_000;

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import { monitorsHeldAtAllowance } from '@/lib/billing/monitors';
 import type { Db } from '@/lib/db/client';
-import { type Site, type UptimeMonitor, uptimeIncidents } from '@/lib/db/schema';
+import { type Site, type UptimeIncident, type UptimeMonitor, uptimeIncidents } from '@/lib/db/schema';
 import { findMonitor } from './monitors';
 import { type IncidentResource, incidentResource, type MonitorResource, monitorResource } from './resource';
 import { type StoredConsensus, type StoredRegionProbe, storedConsensus, storedProbes } from './rounds';
@@ -112,11 +112,25 @@ export async function getMonitorLive(
     )
     .limit(1);
   const held = await monitorsHeldAtAllowance(db, monitor.tenant_id);
+  return liveOf(principal, site, monitor, held.has(monitor.id), open);
+}
+
+/**
+ * The live answer from what was read: the endpoint's for one monitor, the monitors list's for
+ * each (lib/uptime/overview.ts).
+ */
+export function liveOf(
+  principal: Principal,
+  site: Pick<Site, 'uptime_enabled'>,
+  monitor: UptimeMonitor,
+  overAllowance: boolean,
+  openIncident: UptimeIncident | undefined,
+): MonitorLive {
   return {
     monitor: monitorResource(monitor, principal),
-    probing: probingOf(monitor, site, held.has(monitor.id)),
+    probing: probingOf(monitor, site, overAllowance),
     regions: regionProbesOf(monitor),
     consensus: storedConsensus(monitor),
-    openIncident: open ? incidentResource(open) : null,
+    openIncident: openIncident ? incidentResource(openIncident) : null,
   };
 }

@@ -2,12 +2,11 @@ import type { Principal } from '@/lib/auth/principal';
 import { monitorsHeldAtAllowance } from '@/lib/billing/monitors';
 import type { Db } from '@/lib/db/client';
 import { getVisibleSite } from '@/lib/sites/access';
-import { type MonitorLive, probingOf, regionProbesOf } from './live';
+import { liveOf, type MonitorLive } from './live';
 import { closedHoursOf, incidentsOverlapping } from './metrics';
 import { monitorsOfSite } from './monitors';
-import { type IncidentResource, incidentResource, monitorResource } from './resource';
+import { type IncidentResource, incidentResource } from './resource';
 import { HOUR_MS, type HourlyBucket } from './rollup';
-import { storedConsensus } from './rounds';
 
 /** The monitors list's window: the last day's closed hours and incidents. */
 export const OVERVIEW_HOURS = 24;
@@ -35,20 +34,14 @@ export async function listMonitorOverviews(
   if (monitors.length === 0) return [];
   const ids = monitors.map((m) => m.id);
   const fromMs = now - OVERVIEW_HOURS * HOUR_MS;
-  const [held, hours, incidents] = [
-    await monitorsHeldAtAllowance(db, site.tenant_id),
-    await closedHoursOf(db, site.tenant_id, ids, fromMs, now),
-    await incidentsOverlapping(db, site.tenant_id, ids, fromMs, now),
-  ];
+  const held = await monitorsHeldAtAllowance(db, site.tenant_id);
+  const hours = await closedHoursOf(db, site.tenant_id, ids, fromMs, now);
+  const incidents = await incidentsOverlapping(db, site.tenant_id, ids, fromMs, now);
   return monitors.map((monitor) => {
     const events = incidents.get(monitor.id) ?? [];
     const open = events.find((i) => i.recovered_at === null);
     return {
-      monitor: monitorResource(monitor, principal),
-      probing: probingOf(monitor, site, held.has(monitor.id)),
-      regions: regionProbesOf(monitor),
-      consensus: storedConsensus(monitor),
-      openIncident: open ? incidentResource(open) : null,
+      ...liveOf(principal, site, monitor, held.has(monitor.id), open),
       hours: hours.get(monitor.id) ?? [],
       events: events.map(incidentResource),
     };

@@ -6,6 +6,7 @@ import * as asRoute from '@/app/api/uptime/regions/as/route';
 import * as euRoute from '@/app/api/uptime/regions/eu/route';
 import * as naRoute from '@/app/api/uptime/regions/na/route';
 import * as ocRoute from '@/app/api/uptime/regions/oc/route';
+import { setOverage } from '@/lib/billing/settings';
 import { resetConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { notificationOutbox, probeResults, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
@@ -77,6 +78,8 @@ beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
   ({ tenantId } = await signInOwner(db, 'owner@uptime-hosted.test'));
   siteId = await insertSite(db, tenantId, 'uptime-hosted.example');
+  // Rounds here, not the allowance: with overage on no monitor past the pool of 2 is held.
+  await setOverage(db, tenantId, true);
   target = await startServer('127.0.0.1', { '/': { body: 'ok' } });
   regions = serveRoutes();
   await new Promise<void>((resolve) => regions.listen(0, '127.0.0.1', resolve));

@@ -4,6 +4,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@/lib/auth/principal';
+import { setOverage } from '@/lib/billing/settings';
 import type { Db } from '@/lib/db/client';
 import { notificationOutbox, probeResults, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
 import { readStoredWebhooks, storeWebhooks } from '@/lib/notify/stored-webhooks';
@@ -99,6 +100,8 @@ beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
   ({ tenantId } = await signInOwner(db, 'owner@uptime-rounds.test'));
   siteId = await insertSite(db, tenantId, 'uptime-rounds.example');
+  // Rounds here, not the allowance: with overage on no monitor past the pool of 2 is held.
+  await setOverage(db, tenantId, true);
   principal = { tenantId, via: 'key', siteIds: 'all', canCrawl: true };
   target = await startServer('127.0.0.1', {
     '/': { body: 'ok' },

@@ -9,7 +9,9 @@ import { runSchedulerTick } from '@/lib/crawl/scheduler';
 import { isCompleteContext, loadDashboardContext } from '@/lib/dashboard/session';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
+import { listMonitorOverviews } from '@/lib/uptime/overview';
 import { useTestDatabase } from '../support/db';
+import { insertSite } from '../support/fixtures';
 import { call, signInOwner } from '../support/http';
 
 /*
@@ -153,5 +155,35 @@ describe('a dashboard render', () => {
   it('answers null without a session', async () => {
     expect(await loadDashboardContext(db, new Headers())).toBeNull();
     expect(await loadDashboardContext(db, new Headers({ authorization: 'Bearer not-a-session' }))).toBeNull();
+  });
+});
+
+describe("the Uptime tab's monitors list", () => {
+  it('reads every monitor with its live state and last day in the same statements for 1 monitor as for 10', async () => {
+    const principal = { tenantId, via: 'key' as const, siteIds: 'all' as const, canCrawl: true };
+    const siteWith = async (host: string, monitors: number) => {
+      const siteId = await insertSite(db, tenantId, host);
+      for (let n = 0; n < monitors; n++) {
+        await db.insert(schema.uptimeMonitors).values({
+          tenant_id: tenantId,
+          site_id: siteId,
+          url: `https://${host}/${n}`,
+          enabled: 1,
+          created_at: n,
+          updated_at: n,
+        });
+      }
+      return siteId;
+    };
+    const statements = async (siteId: string, expected: number) => {
+      const counting = await countingDb();
+      expect(await listMonitorOverviews(counting.db, principal, siteId)).toHaveLength(expected);
+      return counting.queries();
+    };
+    const one = await statements(await siteWith('overview-one.example', 1), 1);
+    const ten = await statements(await siteWith('overview-ten.example', 10), 10);
+    console.log(`query count: monitors list, ${one} for 1 monitor, ${ten} for 10`);
+    expect(ten).toBe(one);
+    expect(one).toBeLessThanOrEqual(6);
   });
 });

@@ -67,6 +67,7 @@ export function SearchPanel({
         <Section
           id="search-connect"
           title="Connect Google Search Console"
+          headingLevel={3}
           description="See how many people find this site on Google: clicks and impressions per day from the site owner’s own Search Console account, and an alert when clicks fall off. Sitewatch asks for read-only access."
         >
           {connection.configured ? (

@@ -83,9 +83,9 @@ test("a URL's view without a URL says how to get one; an unknown past crawl is n
   await expect(page.getByText('Nothing stored for this URL')).toBeVisible();
   await expectNoAxeViolations(page, 'URL details (unknown URL)');
 
-  // The site's loading state has streamed by the time the run is looked up, so the status is 200
-  // (with noindex); the page says it is not found.
-  await page.goto(`${base}/history/00000000-0000-4000-8000-000000000000`);
+  // The run is looked up above any loading boundary, so the answer is a real 404 (issue 12).
+  const unknownRun = await page.goto(`${base}/history/00000000-0000-4000-8000-000000000000`);
+  expect(unknownRun?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
 });
 

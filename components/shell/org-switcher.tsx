@@ -62,25 +62,25 @@ export function OrgSwitcher({ organizations, activeId }: { organizations: Org[];
   }
 
   return (
-    <div ref={root} className="relative">
+    <div ref={root} className="relative min-w-0 max-w-64">
       <button
         ref={button}
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((o) => !o)}
-        className="inline-flex max-w-64 items-center gap-2 rounded-md px-2 py-1.5 text-sm font-medium text-zinc-900 hover:bg-zinc-100"
+        className="inline-flex max-w-full items-center gap-2 rounded-md px-2 py-1.5 text-sm font-medium text-zinc-900 hover:bg-zinc-100"
       >
         <span className="sr-only">Organization: </span>
         <span className="truncate">{active?.name ?? 'Choose organization'}</span>
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 text-zinc-600" fill="currentColor">
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0 text-zinc-600" fill="currentColor">
           <path d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.17l3.71-3.94a.75.75 0 1 1 1.08 1.04l-4.25 4.5a.75.75 0 0 1-1.08 0l-4.25-4.5a.75.75 0 0 1 .02-1.06Z" />
         </svg>
       </button>
       <div
         id={panelId}
         hidden={!open}
-        className="absolute left-0 z-20 mt-1 w-72 rounded-lg border border-zinc-200 bg-white p-1 shadow-lg"
+        className="absolute left-0 z-20 mt-1 w-72 max-w-[calc(100vw-2rem)] rounded-lg border border-zinc-200 bg-white p-1 shadow-lg"
       >
         <p className="px-3 pt-2 pb-1 text-xs font-medium text-zinc-600">Switch organization</p>
         <ul>

@@ -1,9 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { FieldDataView } from '@/components/performance/field-data-view';
 import { SyncNow } from '@/components/performance/sync-now';
-import { buttonClass } from '@/components/ui/button';
+import { AppOffState } from '@/components/sites/app-off-state';
 import { ExternalLink } from '@/components/ui/external-link';
 import { formatDateTime } from '@/components/ui/format';
 import { Alert, EmptyState } from '@/components/ui/surface';
@@ -53,18 +52,11 @@ function PerformanceBody({
 }) {
   if (view.state === 'off') {
     return (
-      <EmptyState
+      <AppOffState
+        siteId={siteId}
+        canManage={canManage}
         title="The Performance app is off for this site"
         description="When it is on, the real-user Core Web Vitals of this site's origin are synced from Chrome's dataset every day, and a verdict that turns from pass to fail sends an alert."
-        action={
-          canManage ? (
-            <Link href={`/sites/${siteId}/settings`} className={buttonClass('primary')}>
-              Turn it on in settings
-            </Link>
-          ) : (
-            <p className="text-sm text-zinc-600">An owner or admin can turn it on in the site settings.</p>
-          )
-        }
       />
     );
   }

@@ -124,7 +124,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   if (c.NODE_ENV === 'production' && !c.BETTER_AUTH_SECRET && c.DATABASE_URL) {
     // A hosted deployment (real database) may run several instances with no shared data folder to
-    // keep a generated secret in (lib/auth/secret.ts), so it must be given one.
+    // keep a generated secret in (lib/crypto/auth-secret.ts), so it must be given one.
     throw new Error(
       'invalid environment: BETTER_AUTH_SECRET (32+ characters) is required with DATABASE_URL in production',
     );

@@ -6,6 +6,7 @@ import { nextCookies } from 'better-auth/next-js';
 import { bearer, emailOTP, organization } from 'better-auth/plugins';
 import { and, asc, eq } from 'drizzle-orm';
 import { config } from '@/lib/config';
+import { authSecret } from '@/lib/crypto/auth-secret';
 import { type Db, getDb } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { invitationMessage, signInCodeMessage } from '@/lib/email/templates';
@@ -15,7 +16,6 @@ import { refuseWhenCodeCapReached } from './code-limit';
 import { atOrganizationLimit } from './org-limit';
 import { createPersonalOrganization } from './personal-org';
 import { routeAllowlist } from './routes';
-import { authSecret } from './secret';
 
 export const OTP_LENGTH = 6;
 export const OTP_TTL_SECONDS = 300;

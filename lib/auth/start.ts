@@ -1,6 +1,6 @@
 import type { Config } from '@/lib/config';
+import { authSecret } from '@/lib/crypto/auth-secret';
 import { installClientAddressFrontDoor } from './client-address';
-import { authSecret } from './secret';
 
 /**
  * Auth's part of server start-up, before the first request: the signing secret exists (the first

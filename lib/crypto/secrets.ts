@@ -6,8 +6,8 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
-import { authSecret } from '@/lib/auth/secret';
 import { type Config, config } from '@/lib/config';
+import { authSecret } from './auth-secret';
 
 /**
  * Secrets at rest and signed tokens: AES-256-GCM for values the server must read back (an OAuth

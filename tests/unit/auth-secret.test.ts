@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUTH_SECRET_BYTES, AUTH_SECRET_FILE, authSecret } from '@/lib/auth/secret';
 import { parseConfig } from '@/lib/config';
+import { AUTH_SECRET_BYTES, AUTH_SECRET_FILE, authSecret } from '@/lib/crypto/auth-secret';
 
 const PUBLISHED_DEV_SECRET = 'sitewatch-development-secret-change-me-in-production';
 

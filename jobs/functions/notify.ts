@@ -3,6 +3,7 @@ import { activeRunner, createFunction, onBoot } from '@/jobs/runtime';
 import { getDb } from '@/lib/db/client';
 import { type DeliveryOptions, deliverDue, deliveriesDue, dispatchEvents } from '@/lib/notify/deliver';
 import { pruneDeliveryHistory } from '@/lib/notify/retention';
+import { reportAttachments } from '@/lib/reports/schedule';
 
 /**
  * Batches of deliveries sent per invocation before the job re-enters through `notify/queued`: each
@@ -19,7 +20,9 @@ const BATCHES_PER_INVOCATION = 10;
  * event, and deliveries a dead worker left behind. One invocation at a time: deliveries are claimed
  * with row locks, so a second would only wait for the first's rows.
  */
-export function createNotifyFunction(options: DeliveryOptions = {}) {
+export function createNotifyFunction(given: DeliveryOptions = {}) {
+  // The monthly report's mails carry its PDF: reports make it, notifications only deliver it.
+  const options: DeliveryOptions = { attachments: reportAttachments, ...given };
   return createFunction(
     {
       id: 'notify-deliver',

@@ -5,12 +5,12 @@ import { createFunction } from '@/jobs/runtime';
 import { searchEvents } from '@/jobs/search-events';
 import { resumeInterruptedPasses, STALE_PASS_MS } from '@/lib/a11y/resume';
 import { runA11ySchedulerTick } from '@/lib/a11y/scheduler';
-import { notifyMonitorsHeld } from '@/lib/billing/monitors';
 import { resumeInterruptedCrawls, STALE_CRAWL_MS } from '@/lib/crawl/resume';
 import { runSchedulerTick } from '@/lib/crawl/scheduler';
 import { getDb } from '@/lib/db/client';
 import { runFieldDataSchedulerTick } from '@/lib/fielddata/scheduler';
 import { runSearchSchedulerTick } from '@/lib/search/scheduler';
+import { notifyMonitorsHeld } from '@/lib/uptime/held-notice';
 
 /**
  * Every minute: start the crawls and the standalone accessibility scans that are due, hand the

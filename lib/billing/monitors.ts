@@ -3,9 +3,6 @@ import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { billingSettings, sites, uptimeMonitors } from '@/lib/db/schema';
-import { enqueueNotification } from '@/lib/notify/outbox';
-import { billingPeriod } from './period';
-import { overageState } from './settings';
 
 /**
  * The organization's uptime monitor allowance (spec "Limits": 2 per site, pooled across the
@@ -57,34 +54,4 @@ export function monitorsOverAllowance(tenantId?: string): SQL {
 export async function monitorsHeldAtAllowance(db: Db, tenantId: string): Promise<Set<string>> {
   const rows = await queryRows<{ id: string }>(db, monitorsOverAllowance(tenantId));
   return new Set(rows.map((r) => r.id));
-}
-
-/**
- * Tells each organization that has monitors held at the allowance, once per period and per
- * overage re-arm (spec: "a notification is sent when an allowance is reached with overage off";
- * turning overage off re-arms it). Run by the minute scheduler. Returns how many were queued.
- */
-export async function notifyMonitorsHeld(db: Db, now: number): Promise<number> {
-  const held = await queryRows<{ tenant_id: string; held: string | number }>(
-    db,
-    sql`select over.tenant_id, count(*) as held from (${monitorsOverAllowance()}) over group by over.tenant_id`,
-  );
-  const period = billingPeriod(now);
-  let queued = 0;
-  for (const { tenant_id: tenantId, held: count } of held) {
-    const [{ used, pool }, overage] = await Promise.all([
-      monitorPool(db, tenantId),
-      overageState(db, tenantId),
-    ]);
-    const fresh = await enqueueNotification(db, {
-      tenantId,
-      siteId: null,
-      kind: 'allowance-reached',
-      dedupeKey: `allowance-reached:${tenantId}:monitors:${period}:${overage.armedAt}`,
-      payload: { app: 'monitors', hostname: null, period, allowance: pool, used, held: Number(count) },
-      now,
-    });
-    if (fresh) queued += 1;
-  }
-  return queued;
 }

@@ -13,13 +13,7 @@ import {
   sites,
 } from '@/lib/db/schema';
 import type { MailAttachment } from '@/lib/email/templates';
-import { reportAttachment } from '@/lib/reports/schedule';
-import {
-  isNotificationKind,
-  KIND_RECEIVERS,
-  type NotificationKind,
-  type StakeholderReportPayload,
-} from './kinds';
+import { isNotificationKind, KIND_RECEIVERS, type NotificationKind } from './kinds';
 import { buildMessage } from './message';
 import { resolveReceivers } from './receivers';
 import { DELIVERY_LEASE_MS, MAX_DELIVERY_ATTEMPTS, retryDelayMs } from './retry';
@@ -57,7 +51,18 @@ export interface DeliveryOptions {
    * before the outcome is written; a throw leaves the delivery as a dying worker would.
    */
   afterSend?: (delivery: { id: string; idempotencyKey: string }) => void | Promise<void>;
+  /**
+   * What an event's mails carry (the monthly report's PDF), made by whoever composes the job:
+   * notifications deliver attachments without knowing the reports that make them. None by default.
+   */
+  attachments?: AttachmentMaker;
 }
+
+/** The files one event's mails carry; empty for an event that carries none. */
+export type AttachmentMaker = (
+  db: Db,
+  event: typeof notificationOutbox.$inferSelect,
+) => Promise<MailAttachment[]>;
 
 const DEFAULT_BATCH = 50;
 const DEFAULT_CONCURRENCY = 4;
@@ -205,6 +210,7 @@ class Context {
   constructor(
     private readonly db: Db,
     private readonly now: number,
+    private readonly makeAttachments: AttachmentMaker | undefined,
   ) {}
 
   event(id: string) {
@@ -242,25 +248,18 @@ class Context {
   }
 
   /**
-   * What an event's mails carry, made once per batch for all its receivers: the monthly report's
-   * PDF for `stakeholder-report` (rendered in Chromium now, from the month's figures). A render that
-   * fails is a failed attempt, retried like a mail provider that did not answer.
+   * What an event's mails carry, made once per batch for all its receivers (the monthly report's PDF
+   * is rendered in Chromium then). A maker that fails is a failed attempt, retried like a mail
+   * provider that did not answer.
    */
   attachments(event: typeof notificationOutbox.$inferSelect) {
+    const make = this.makeAttachments;
+    if (!make) return Promise.resolve<Attachments>({ files: [] });
     return memo(this.files, event.id, async (): Promise<Attachments> => {
-      const payload = event.payload as Partial<StakeholderReportPayload>;
-      if (event.kind !== 'stakeholder-report' || !event.site_id || typeof payload.period !== 'string') {
-        return { files: [] };
-      }
       try {
-        const pdf = await reportAttachment(this.db, {
-          tenantId: event.tenant_id,
-          siteId: event.site_id,
-          period: payload.period,
-        });
-        return { files: pdf ? [pdf] : [] };
+        return { files: await make(this.db, event) };
       } catch (error) {
-        const detail = `the monthly report could not be rendered: ${error instanceof Error ? error.message : String(error)}`;
+        const detail = error instanceof Error ? error.message : String(error);
         return { failed: { ok: false, status: null, detail, retryable: true, retryAfterMs: null } };
       }
     });
@@ -423,7 +422,7 @@ export async function deliverDue(
   const now = options.now?.() ?? Date.now();
   const claimed = await claim(db, now, options.batchSize ?? DEFAULT_BATCH);
   const tally: DeliveryTally = { sent: 0, retrying: 0, failed: 0, cancelled: 0 };
-  const ctx = new Context(db, now);
+  const ctx = new Context(db, now, options.attachments);
   const queue = [...claimed];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {

@@ -3,6 +3,7 @@ import { periodBounds } from '@/lib/billing/period';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { type Site, sites } from '@/lib/db/schema';
+import type { AttachmentMaker } from '@/lib/notify/deliver';
 import type { StakeholderReportPayload } from '@/lib/notify/kinds';
 import { enqueueNotification } from '@/lib/notify/outbox';
 import { effectiveSettings } from '@/lib/notify/receivers';
@@ -88,3 +89,24 @@ export async function reportAttachment(
     contentType: 'application/pdf',
   };
 }
+
+/**
+ * The delivery job's attachment maker (composed in jobs/functions/notify.ts): a `stakeholder-report`
+ * event's mails carry its month's PDF; every other event carries nothing.
+ */
+export const reportAttachments: AttachmentMaker = async (db, event) => {
+  const payload = event.payload as Partial<StakeholderReportPayload>;
+  if (event.kind !== 'stakeholder-report' || !event.site_id || typeof payload.period !== 'string') return [];
+  try {
+    const pdf = await reportAttachment(db, {
+      tenantId: event.tenant_id,
+      siteId: event.site_id,
+      period: payload.period,
+    });
+    return pdf ? [pdf] : [];
+  } catch (error) {
+    throw new Error(
+      `the monthly report could not be rendered: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+};

@@ -22,7 +22,7 @@ import { closeDispatchers } from '@/lib/net';
 import { deliverDue, dispatchEvents } from '@/lib/notify/deliver';
 import { lastCompleteMonth, monthlyReport, recentMonths, reportMonth } from '@/lib/reports/monthly';
 import { renderReportPdf } from '@/lib/reports/pdf';
-import { queueMonthlyReports } from '@/lib/reports/schedule';
+import { queueMonthlyReports, reportAttachments } from '@/lib/reports/schedule';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
 import { call, insertApiKey, signInOwner } from '../support/http';
@@ -335,7 +335,7 @@ describe('the monthly mail', () => {
     await dispatchEvents(db, { now: () => now });
     let sent = 0;
     for (;;) {
-      const batch = await deliverDue(db, { now: () => now });
+      const batch = await deliverDue(db, { now: () => now, attachments: reportAttachments });
       if (batch.claimed === 0) return sent;
       sent += batch.sent;
     }

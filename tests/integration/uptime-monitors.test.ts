@@ -8,9 +8,9 @@ import * as monitorRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorI
 import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
 import * as siteUsageRoute from '@/app/api/v1/sites/[id]/usage/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
-import { notifyMonitorsHeld } from '@/lib/billing/monitors';
 import type { Db } from '@/lib/db/client';
 import { notificationOutbox, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
+import { notifyMonitorsHeld } from '@/lib/uptime/held-notice';
 import { claimDueRounds, releaseRounds } from '@/lib/uptime/rounds';
 import { useTestDatabase } from '../support/db';
 import { call, signInOwner } from '../support/http';

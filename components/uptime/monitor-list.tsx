@@ -4,7 +4,8 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HourlyBucket, MonitorLive, UptimeIncident, UptimeMonitor } from '@/components/api/types';
-import { Button, buttonClass } from '@/components/ui/button';
+import { AppOffState } from '@/components/sites/app-off-state';
+import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/components/ui/format';
 import { EmptyState, Section } from '@/components/ui/surface';
 import { HealthBar, HealthLegend } from './health-bar';
@@ -99,18 +100,11 @@ export function MonitorList({
       </div>
 
       {appOn ? null : (
-        <EmptyState
+        <AppOffState
+          siteId={siteId}
           title="The Uptime app is off for this site"
           description="While it is off no monitor is probed; monitors and their history are kept and resume when it is turned back on. With it on, each monitor's URL is probed from North America, Europe, Asia and Oceania, and an outage two regions confirm opens an incident and alerts you."
-          action={
-            canManage ? (
-              <Link href={`/sites/${siteId}/settings`} className={buttonClass('primary')}>
-                Turn it on in settings
-              </Link>
-            ) : (
-              <p className="text-sm text-zinc-600">An owner or admin can turn it on in the site settings.</p>
-            )
-          }
+          canManage={canManage}
         />
       )}
 

@@ -73,7 +73,12 @@ export function OrgSwitcher({ organizations, activeId }: { organizations: Org[];
       >
         <span className="sr-only">Organization: </span>
         <span className="truncate">{active?.name ?? 'Choose organization'}</span>
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0 text-zinc-600" fill="currentColor">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 20 20"
+          className="size-4 shrink-0 text-zinc-600"
+          fill="currentColor"
+        >
           <path d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.17l3.71-3.94a.75.75 0 1 1 1.08 1.04l-4.25 4.5a.75.75 0 0 1-1.08 0l-4.25-4.5a.75.75 0 0 1 .02-1.06Z" />
         </svg>
       </button>

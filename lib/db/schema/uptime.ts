@@ -84,11 +84,42 @@ export const uptimeIncidents = pgTable(
     /** Internal, while open: healthy rounds in a row since the last down round, and when they began. */
     healthy_rounds: integer('healthy_rounds').notNull().default(0),
     healthy_since: epochMs('healthy_since'),
+    /**
+     * What closed it: `recovery` (2 healthy rounds; `recovered_at` the first of them), or what
+     * stopped the probing while it was open (`monitor` paused, `app` off, `allowance` held;
+     * `recovered_at` the moment it stopped: an incident cannot go on while nothing is checked).
+     * Null while open.
+     */
+    closed_by: text('closed_by', { enum: ['recovery', 'monitor', 'app', 'allowance'] }),
   },
   (t) => [
     index('uptime_incidents_monitor_idx').on(t.tenant_id, t.monitor_id, t.down_at),
     // One open incident per monitor.
     uniqueIndex('uptime_incidents_open_idx').on(t.monitor_id).where(sql`${t.recovered_at} is null`),
+  ],
+);
+
+/**
+ * When a monitor was not probed (lib/uptime/pauses.ts): paused by its own `enabled`, stopped with
+ * its site's Uptime app, or held at the allowance. Uptime is measured over the time it was
+ * watched, so these spans count neither as up nor as down. Open (`ended_at` null) while it lasts.
+ */
+export const uptimePauses = pgTable(
+  'uptime_pauses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant_id: text('tenant_id').notNull(),
+    monitor_id: uuid('monitor_id')
+      .notNull()
+      .references(() => uptimeMonitors.id, { onDelete: 'cascade' }),
+    reason: text('reason', { enum: ['monitor', 'app', 'allowance'] }).notNull(),
+    started_at: epochMs('started_at').notNull(),
+    ended_at: epochMs('ended_at'),
+  },
+  (t) => [
+    index('uptime_pauses_monitor_idx').on(t.tenant_id, t.monitor_id, t.started_at),
+    // One open pause per monitor.
+    uniqueIndex('uptime_pauses_open_idx').on(t.monitor_id).where(sql`${t.ended_at} is null`),
   ],
 );
 
@@ -148,3 +179,4 @@ export const probeHourlyBuckets = pgTable(
 
 export type UptimeMonitor = typeof uptimeMonitors.$inferSelect;
 export type UptimeIncident = typeof uptimeIncidents.$inferSelect;
+export type UptimePause = typeof uptimePauses.$inferSelect;

@@ -9,10 +9,10 @@ import {
   notificationAttempts,
   notificationDeliveries,
   notificationOutbox,
-  organizations,
   sites,
 } from '@/lib/db/schema';
 import type { MailAttachment } from '@/lib/email/templates';
+import { organizationName } from '@/lib/orgs/name';
 import { isNotificationKind, KIND_RECEIVERS, type NotificationKind } from './kinds';
 import { buildMessage } from './message';
 import { resolveReceivers } from './receivers';
@@ -225,14 +225,7 @@ class Context {
   }
 
   organizationName(tenantId: string) {
-    return memo(this.orgs, tenantId, async () => {
-      const [row] = await this.db
-        .select({ name: organizations.name })
-        .from(organizations)
-        .where(eq(organizations.id, tenantId))
-        .limit(1);
-      return row?.name ?? 'your organization';
-    });
+    return memo(this.orgs, tenantId, () => organizationName(this.db, tenantId));
   }
 
   site(tenantId: string, siteId: string | null) {

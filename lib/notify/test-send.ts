@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
-import { organizations } from '@/lib/db/schema';
 import { DeliveryError, InvalidError } from '@/lib/errors';
+import { organizationName } from '@/lib/orgs/name';
 import { buildMessage } from './message';
 import { sendToTarget, type Target } from './send';
 import { activeSecrets, signingSecrets } from './signing';
@@ -28,11 +27,6 @@ export async function sendTestNotification(
   options: { now?: number; allowPrivate?: boolean; timeoutMs?: number } = {},
 ): Promise<{ ok: true }> {
   const now = options.now ?? Date.now();
-  const [org] = await db
-    .select({ name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, tenantId))
-    .limit(1);
   const eventId = randomUUID();
   const message = buildMessage(
     'test',
@@ -41,7 +35,7 @@ export async function sendTestNotification(
       eventId,
       occurredAt: now,
       appUrl: config().appUrl,
-      organizationName: org?.name ?? 'your organization',
+      organizationName: await organizationName(db, tenantId),
       site: null,
     },
   );

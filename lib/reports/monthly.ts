@@ -1,10 +1,11 @@
-import { and, asc, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, gte, lt } from 'drizzle-orm';
 import { a11yRunOutcome, latestA11yRun } from '@/lib/a11y/report';
 import type { A11yVerdict } from '@/lib/a11y/verdict';
 import { billingPeriod, periodBounds } from '@/lib/billing/period';
 import type { Db } from '@/lib/db/client';
 import { completedCrawlOf } from '@/lib/db/running-crawl';
-import { organizations, runs, type Site } from '@/lib/db/schema';
+import { runs, type Site } from '@/lib/db/schema';
+import { organizationName } from '@/lib/orgs/name';
 import { uptimeOverRange } from '@/lib/uptime/metrics';
 import { monitorsOfSite } from '@/lib/uptime/monitors';
 
@@ -229,11 +230,6 @@ export async function monthlyReport(
 ): Promise<MonthlyReport> {
   const bounds = periodBounds(period);
   const to = Math.min(bounds.end, now);
-  const [org] = await db
-    .select({ name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, tenantId))
-    .limit(1);
   const crawlsOn = site.scanner_enabled === 1 || site.seo_enabled === 1;
   const crawls = crawlsOn
     ? await db
@@ -249,7 +245,7 @@ export async function monthlyReport(
         .orderBy(asc(runs.started_at), asc(runs.id))
     : [];
   return {
-    organizationName: org?.name ?? 'your organization',
+    organizationName: await organizationName(db, tenantId),
     site: { id: site.id, hostname: site.hostname, rootUrl: site.root_url },
     period,
     periodLabel: monthLabel(period),

@@ -4,6 +4,7 @@ export * from './auth';
 export * from './data-migrations';
 export * from './integrations';
 export * from './notify';
+export * from './reports';
 export * from './runs';
 export * from './sites';
 export * from './uptime';

@@ -6,6 +6,7 @@ import { config } from '@/lib/config';
 import { type Db, getDb } from '@/lib/db/client';
 import { visibleSiteId } from '@/lib/sites/access';
 import { ApiError, badRequest, describeZodError, errorResponse, forbidden } from './errors';
+import { attachmentResponse } from './file';
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -19,7 +20,16 @@ export type HandlerContext<P, Q, B> = {
   req: Request;
 };
 
-type RouteOptions<PS, QS, BS> = {
+/** A file route's declaration: the file's media type and what it holds, for the API reference. */
+export type FileSpec = { contentType: string; description: string };
+
+/**
+ * What the handler of a route with `file` resolves to: the bytes (or a stream of them) and the name
+ * the download is saved under. The pipeline answers it as an attachment (`attachmentResponse`).
+ */
+export type FileResult = { filename: string; content: Uint8Array | ReadableStream<Uint8Array> };
+
+type RouteOptions<PS, QS, BS, FS extends FileSpec | undefined = FileSpec | undefined> = {
   /** 'session': dashboard sessions only; an API key gets 403 (spec rule 7). Default: key or session. */
   auth?: 'any' | 'session';
   permission?: Permission;
@@ -36,10 +46,10 @@ type RouteOptions<PS, QS, BS> = {
   /** The success body's schema: documents the route (OpenAPI) and is enforced under test. */
   response?: Schema;
   /**
-   * A route answering a file instead of JSON (its handler returns the Response): the file's media
-   * type and what it holds, for the API reference.
+   * A route answering a file instead of JSON: its handler resolves to a `FileResult`, which the
+   * pipeline sends with this media type as an attachment under the result's file name.
    */
-  file?: { contentType: string; description: string };
+  file?: FS;
   /** One line for the API reference (the operation's `summary`). */
   summary?: string;
   /**
@@ -51,7 +61,7 @@ type RouteOptions<PS, QS, BS> = {
    * Route-specific reasons for error statuses, added to the API reference next to the ones every
    * route shares (401, 403, 404 for a path naming a site, 422 for a body or query).
    */
-  errors?: Partial<Record<400 | 403 | 404 | 409 | 422 | 502, string>>;
+  errors?: Partial<Record<400 | 403 | 404 | 409 | 422 | 429 | 502, string>>;
 };
 
 /** What a route declares, kept on its handler for the OpenAPI document. */
@@ -74,16 +84,19 @@ type NextRouteContext = { params: Promise<Record<string, string | string[] | und
 /**
  * The one request pipeline of every /v1 route:
  * credential -> principal -> session-only gate -> path -> site visibility -> permission -> query, body
- * -> handler -> JSON.
+ * -> handler -> JSON (or, for a `file` route, the attachment).
  * Every failure leaves through `errorResponse`, so every error body is `{error}`.
  */
 export function apiRoute<
   PS extends Schema | undefined = undefined,
   QS extends Schema | undefined = undefined,
   BS extends Schema | undefined = undefined,
+  FS extends FileSpec | undefined = undefined,
 >(
-  options: RouteOptions<PS, QS, BS>,
-  handler: (ctx: HandlerContext<Out<PS>, Out<QS>, Out<BS>>) => Promise<unknown>,
+  options: RouteOptions<PS, QS, BS, FS>,
+  handler: (
+    ctx: HandlerContext<Out<PS>, Out<QS>, Out<BS>>,
+  ) => Promise<FS extends FileSpec ? FileResult : unknown>,
 ) {
   const handle = async (req: Request, context?: NextRouteContext): Promise<Response> => {
     const requestId = randomUUID().slice(0, 8);
@@ -106,6 +119,10 @@ export function apiRoute<
         body: body as Out<BS>,
         req,
       });
+      if (options.file) {
+        const { filename, content } = result as FileResult;
+        return attachmentResponse(content, { contentType: options.file.contentType, filename });
+      }
       if (result instanceof Response) return result;
       const [data, status] =
         result instanceof Reply ? [result.data, result.status] : [result, options.status ?? 200];

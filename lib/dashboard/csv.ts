@@ -1,3 +1,4 @@
+import { attachmentResponse } from '@/lib/api/file';
 import { getDb } from '@/lib/db/client';
 import { InvalidError, NotFoundError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
@@ -74,11 +75,8 @@ export async function csvDownload(
       await iterator.return?.();
     },
   });
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${filename(site.hostname).replace(/[^\w.-]/g, '_')}"`,
-      'cache-control': 'no-store',
-    },
+  return attachmentResponse(body, {
+    contentType: 'text/csv; charset=utf-8',
+    filename: filename(site.hostname),
   });
 }

@@ -11,8 +11,8 @@ export async function monthlyReportPdf(
   siteId: string,
   month: string,
   options: PdfOptions = {},
-): Promise<{ fileName: string; pdf: Buffer }> {
+): Promise<{ filename: string; content: Buffer }> {
   const site = await getVisibleSite(db, principal, siteId);
   const report = await monthlyReport(db, principal.tenantId, site, month);
-  return { fileName: reportFileName(report), pdf: await renderReportPdf(report, options) };
+  return { filename: reportFileName(report), content: await renderReportPdf(report, options) };
 }

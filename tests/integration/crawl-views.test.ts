@@ -448,6 +448,8 @@ describe('CSV downloads', () => {
     return {
       status: res.status,
       type: res.headers.get('content-type'),
+      disposition: res.headers.get('content-disposition'),
+      cache: res.headers.get('cache-control'),
       lines: (await res.text()).trimEnd().split('\r\n'),
     };
   };
@@ -456,6 +458,9 @@ describe('CSV downloads', () => {
     const all = await csv(brokenLinksCsvRoute, 'broken-links.csv');
     expect(all.status).toBe(200);
     expect(all.type).toBe('text/csv; charset=utf-8');
+    // The same attachment headers as the API's file routes (lib/api/file.ts).
+    expect(all.disposition).toMatch(/^attachment; filename="[\w.-]+-broken-links\.csv"$/);
+    expect(all.cache).toBe('private, no-store');
     expect(all.lines[0]).toBe(
       'target_url,status,status_code,kind,detail,linking_pages,first_seen,new_since_previous_run,source_url,link_text,link_selector,redirect_chain',
     );

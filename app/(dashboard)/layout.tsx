@@ -46,7 +46,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <nav aria-label="Dashboard" className="md:w-44 md:shrink-0">
           <NavLinks items={nav} />
         </nav>
-        <main id="main" tabIndex={-1} className="min-w-0 flex-1 outline-none">
+        {/* Keyed by the organization: switching one refreshes the server render, and client views that
+            hold the old organization's data (the sites list's fetched rows) must start over, not keep it. */}
+        <main
+          key={context.activeOrganization.id}
+          id="main"
+          tabIndex={-1}
+          className="min-w-0 flex-1 outline-none"
+        >
           {children}
         </main>
       </div>

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as billingRoute from '@/app/api/v1/billing/route';
+import * as memberAccessRoute from '@/app/api/v1/members/[memberId]/access/route';
 import * as siteRoute from '@/app/api/v1/sites/[id]/route';
 import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import { generateKeySecret } from '@/lib/auth/key-secret';
 import type { Db } from '@/lib/db/client';
 import { memberSiteGrants } from '@/lib/db/schema';
+import { authPost, signIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 import { addMember, call, insertApiKey, signInOwner } from '../support/http';
 
@@ -88,6 +90,35 @@ describe('a member session', () => {
     const register = await create({ token: member.token }, 'https://member.example.com');
     expect(register.status).toBe(403);
     expect((await list({ token: owner.token })).body.sites).toHaveLength(2);
+  });
+
+  it('starts a later sign-in in their own organization, and sees the grants once switched to the granting one', async () => {
+    // An invitee gets an organization of their own on first sign-in; a new session starts in the
+    // oldest membership, which is that one, not the organization that granted them sites.
+    const late = await addMember(db, {
+      ownerToken: owner.token,
+      tenantId: owner.tenantId,
+      email: 'late@access.test',
+      role: 'member',
+    });
+    const grant = await call(memberAccessRoute.PATCH, {
+      method: 'PATCH',
+      path: `/api/v1/members/${late.memberId}/access`,
+      params: { memberId: late.memberId },
+      body: { siteIds: [granted.id] },
+      token: owner.token,
+    });
+    expect(grant.status).toBe(200);
+
+    const { token } = await signIn(db, 'late@access.test');
+    expect(ids(await list({ token }))).toEqual([]);
+    expect((await status({ token }, granted.id)).status).toBe(404);
+
+    const switched = await authPost('/organization/set-active', { organizationId: owner.tenantId }, token);
+    expect(switched.status).toBe(200);
+    expect(ids(await list({ token }))).toEqual([granted.id]);
+    expect((await status({ token }, granted.id)).status).toBe(200);
+    expect((await status({ token }, other.id)).status).toBe(404);
   });
 
   it('cannot read or change billing', async () => {

@@ -18,19 +18,26 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * `after` skips codes already used, so a second sign-in never picks up the first code.
  */
 export async function signInCodeFor(email: string, after?: string, timeoutMs = 15_000): Promise<string> {
-  const pattern = new RegExp(
-    `mail to=${escapeRegExp(email)} subject="(\\d{6}) is your Sitewatch sign-in code"`,
-    'g',
-  );
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const log = readFileSync(join(runDir(), 'server.log'), 'utf8');
-    const codes = [...log.matchAll(pattern)].map((m) => m[1]!);
-    const latest = codes.at(-1);
+    const latest = lastSignInCodeFor(email);
     if (latest && latest !== after) return latest;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`no sign-in code for ${email} appeared in the server log`);
+}
+
+/**
+ * The newest sign-in code mailed to `email` so far, if any: what a later sign-in by someone an
+ * earlier spec signed in passes as `after`, so it waits for its own code.
+ */
+export function lastSignInCodeFor(email: string): string | undefined {
+  const pattern = new RegExp(
+    `mail to=${escapeRegExp(email)} subject="(\\d{6}) is your Sitewatch sign-in code"`,
+    'g',
+  );
+  const log = readFileSync(join(runDir(), 'server.log'), 'utf8');
+  return [...log.matchAll(pattern)].at(-1)?.[1];
 }
 
 /** The invitation link mailed to `email`, from the outbox body printed under the subject line. */

@@ -4,10 +4,9 @@ import { FilterForm } from '@/components/ui/filter-form';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Pager } from '@/components/ui/pager';
 import type { QueryState } from '@/components/ui/query-href';
-import { Badge } from '@/components/ui/surface';
-import { statusLabel, statusTone } from './crawl-hrefs';
 import { CutShortNotice } from './report-parts';
 import { CsvLink, KindSelect, ReportTable } from './report-table';
+import { StatusBadge } from './status-badge';
 import { UrlLink } from './url-link';
 
 const FILTER_KEYS = ['q', 'status', 'kind', 'contentType', 'depth'] as const;
@@ -150,11 +149,7 @@ export function PagesTable({
             header: 'Status',
             sort: 'status',
             className: 'whitespace-nowrap',
-            cell: (page) => (
-              <Badge tone={statusTone(page.status_code, page.verdict)}>
-                {statusLabel(page.status_code, page.verdict)}
-              </Badge>
-            ),
+            cell: (page) => <StatusBadge code={page.status_code} verdict={page.verdict} />,
           },
           {
             key: 'type',

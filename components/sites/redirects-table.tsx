@@ -5,9 +5,9 @@ import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Pager } from '@/components/ui/pager';
 import type { QueryState } from '@/components/ui/query-href';
 import { Badge } from '@/components/ui/surface';
-import { statusLabel, statusTone } from './crawl-hrefs';
 import { RedirectHops } from './redirect-hops';
 import { KindSelect, ReportTable } from './report-table';
+import { StatusBadge } from './status-badge';
 import { UrlLink } from './url-link';
 
 const SORTS = [
@@ -85,11 +85,7 @@ export function RedirectsTable({
             key: 'final',
             header: 'Final status',
             className: 'whitespace-nowrap',
-            cell: (redirect) => (
-              <Badge tone={statusTone(redirect.final_status_code, redirect.verdict)}>
-                {statusLabel(redirect.final_status_code, redirect.verdict)}
-              </Badge>
-            ),
+            cell: (redirect) => <StatusBadge code={redirect.final_status_code} verdict={redirect.verdict} />,
           },
           {
             key: 'inlinks',

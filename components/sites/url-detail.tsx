@@ -3,10 +3,10 @@ import { ExternalLink } from '@/components/ui/external-link';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Pager } from '@/components/ui/pager';
 import type { QueryState } from '@/components/ui/query-href';
-import { ResponsiveTable } from '@/components/ui/responsive-table';
+import { type Column, ResponsiveTable } from '@/components/ui/responsive-table';
 import { Badge, EmptyState, Stat } from '@/components/ui/surface';
-import { statusLabel, statusTone } from './crawl-hrefs';
 import { RedirectHops } from './redirect-hops';
+import { StatusBadge } from './status-badge';
 import { UrlLink } from './url-link';
 
 const impactTone = { critical: 'danger', serious: 'danger', moderate: 'warning', minor: 'neutral' } as const;
@@ -54,11 +54,7 @@ export function UrlDetailView({
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         <Stat
           label="Status"
-          value={
-            <Badge tone={statusTone(page.status_code, page.verdict)}>
-              {statusLabel(page.status_code, page.verdict)}
-            </Badge>
-          }
+          value={<StatusBadge code={page.status_code} verdict={page.verdict} />}
           hint={page.detail ?? undefined}
         />
         <Stat label="Content type" value={<span className="text-base">{page.content_type ?? '—'}</span>} />
@@ -132,20 +128,7 @@ export function UrlDetailView({
                 className: 'min-w-56 max-w-md',
                 cell: (link) => <UrlLink siteId={siteId} url={link.source_url} runId={runId} />,
               }}
-              columns={[
-                {
-                  key: 'text',
-                  header: 'Link text',
-                  className: 'min-w-32',
-                  cell: (link) => <LinkText text={link.link_text} />,
-                },
-                {
-                  key: 'selector',
-                  header: 'Element (CSS selector)',
-                  className: 'min-w-48',
-                  cell: (link) => <Selector value={link.link_selector} />,
-                },
-              ]}
+              columns={linkColumns()}
             />
             <Pager
               label="Pages of inlinks"
@@ -203,28 +186,20 @@ export function UrlDetailView({
                 className: 'whitespace-nowrap',
                 cell: (link) =>
                   link.kind ? (
-                    <Badge tone={statusTone(link.status_code, link.verdict)}>
-                      {statusLabel(link.status_code, link.verdict)}
-                      {link.final_status_code !== null && link.final_status_code !== link.status_code
-                        ? ` → ${link.final_status_code}`
-                        : ''}
-                    </Badge>
+                    <StatusBadge
+                      code={link.status_code}
+                      verdict={link.verdict}
+                      after={
+                        link.final_status_code !== null && link.final_status_code !== link.status_code
+                          ? ` → ${link.final_status_code}`
+                          : ''
+                      }
+                    />
                   ) : (
                     <span className="text-xs text-zinc-600">Not crawled</span>
                   ),
               },
-              {
-                key: 'text',
-                header: 'Link text',
-                className: 'min-w-32',
-                cell: (link) => <LinkText text={link.link_text} />,
-              },
-              {
-                key: 'selector',
-                header: 'Element (CSS selector)',
-                className: 'min-w-48',
-                cell: (link) => <Selector value={link.link_selector} />,
-              },
+              ...linkColumns(),
             ]}
           />
         )}
@@ -233,9 +208,22 @@ export function UrlDetailView({
   );
 }
 
-const LinkText = ({ text }: { text: string | null }) =>
-  text || <span className="text-zinc-600">(no text)</span>;
+type LinkAttributes = { link_text: string | null; link_selector: string | null };
 
-const Selector = ({ value }: { value: string | null }) => (
-  <span className="font-mono text-xs break-all">{value ?? '—'}</span>
-);
+/** The link's own columns, the same in both directions: its text and the element it sits in. */
+function linkColumns<T extends LinkAttributes>(): Column<T>[] {
+  return [
+    {
+      key: 'text',
+      header: 'Link text',
+      className: 'min-w-32',
+      cell: (link) => link.link_text || <span className="text-zinc-600">(no text)</span>,
+    },
+    {
+      key: 'selector',
+      header: 'Element (CSS selector)',
+      className: 'min-w-48',
+      cell: (link) => <span className="font-mono text-xs break-all">{link.link_selector ?? '—'}</span>,
+    },
+  ];
+}

@@ -1,10 +1,12 @@
+import { AppOffState } from '@/components/sites/app-off-state';
 import { BrokenTargetsReport } from '@/components/sites/broken-targets-table';
 import { runViewHref } from '@/components/sites/crawl-hrefs';
 import { ViewProblem } from '@/components/sites/view-problem';
 import { queryState, withQuery } from '@/components/ui/query-href';
 import { brokenTargetsQuery } from '@/lib/api/schemas/crawl-views';
 import { listBrokenTargets } from '@/lib/crawl/broken-targets';
-import { dashboardView, queryFromSearch, runOfSite, type SearchParams } from '@/lib/dashboard/crawl';
+import { dashboardView, queryFromSearch, runOfSite } from '@/lib/dashboard/crawl';
+import type { CrawlReport, ReportBodyProps } from './report-page';
 
 const PAGE_SIZE = 50;
 
@@ -12,17 +14,7 @@ const PAGE_SIZE = 50;
  * The Broken links tab's body, for the latest crawl or a past one (History): the grouped report as
  * the page's URL asks for it (sort, filters, page), read on the server.
  */
-export async function BrokenTargetsSection({
-  siteId,
-  runId,
-  search,
-  path,
-}: {
-  siteId: string;
-  runId?: string;
-  search: SearchParams;
-  path: string;
-}) {
+async function BrokenTargetsSection({ siteId, runId, search, path }: ReportBodyProps) {
   const query = queryState(search);
   const asked = { ...queryFromSearch(brokenTargetsQuery, search), limit: PAGE_SIZE };
   const result = await dashboardView(async (db, principal) => {
@@ -62,3 +54,22 @@ export async function BrokenTargetsSection({
     />
   );
 }
+
+export const brokenLinksReport = {
+  title: 'Broken links',
+  pastTitle: 'Past crawl: broken links',
+  tab: 'links',
+  runView: '',
+  loading: 'Loading the broken links',
+  followsCrawl: true,
+  off: (site, canManage) =>
+    site.scanner_enabled === 1 ? null : (
+      <AppOffState
+        siteId={site.id}
+        canManage={canManage}
+        title="The Broken links app is off for this site"
+        description="When it is on, each crawl checks every link on the site's pages and lists the broken ones here, the most linked first."
+      />
+    ),
+  Body: BrokenTargetsSection,
+} satisfies CrawlReport;

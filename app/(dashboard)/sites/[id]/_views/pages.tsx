@@ -3,22 +3,13 @@ import { ViewProblem } from '@/components/sites/view-problem';
 import { queryState, withQuery } from '@/components/ui/query-href';
 import { pagesQuery } from '@/lib/api/schemas/history';
 import { listCrawledUrls } from '@/lib/crawl/pages';
-import { dashboardView, queryFromSearch, type SearchParams } from '@/lib/dashboard/crawl';
+import { dashboardView, queryFromSearch } from '@/lib/dashboard/crawl';
+import type { CrawlReport, ReportBodyProps } from './report-page';
 
 const PAGE_SIZE = 100;
 
 /** The Pages tab's body, for the latest crawl or a past one whose URLs are still stored. */
-export async function PagesSection({
-  siteId,
-  runId,
-  search,
-  path,
-}: {
-  siteId: string;
-  runId?: string;
-  search: SearchParams;
-  path: string;
-}) {
+async function PagesSection({ siteId, runId, search, path }: ReportBodyProps) {
   const query = queryState(search);
   const asked = { ...queryFromSearch(pagesQuery, search), limit: PAGE_SIZE };
   const result = await dashboardView((db, principal) => listCrawledUrls(db, principal, siteId, runId, asked));
@@ -49,3 +40,13 @@ export async function PagesSection({
     />
   );
 }
+
+export const pagesReport = {
+  title: 'Pages',
+  pastTitle: 'Past crawl: pages',
+  tab: 'pages',
+  runView: '/pages',
+  loading: 'Loading the crawled URLs',
+  followsCrawl: true,
+  Body: PagesSection,
+} satisfies CrawlReport;

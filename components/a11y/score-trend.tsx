@@ -2,6 +2,7 @@
 
 import { formatDateTime } from '@/components/ui/format';
 import { Table, Td, Th } from '@/components/ui/table';
+import { TableDisclosure } from '@/components/ui/table-disclosure';
 import { TrendLine } from '@/components/ui/trend-line';
 import type { A11yTrendPoint as TrendPoint } from '@/lib/dashboard/a11y';
 
@@ -33,29 +34,26 @@ export function ScoreTrend({ points }: { points: TrendPoint[] }) {
         domain={[0, 100]}
         heightClass="h-56"
       />
-      <details>
-        <summary className="cursor-pointer text-sm font-medium text-zinc-800">Scores as a table</summary>
-        <div className="mt-3">
-          <Table caption="Accessibility score by scan, oldest first">
-            <thead>
-              <tr>
-                <Th>Scan started</Th>
-                <Th>Kind</Th>
-                <Th className="text-right">Score</Th>
+      <TableDisclosure summary="Scores as a table">
+        <Table caption="Accessibility score by scan, oldest first">
+          <thead>
+            <tr>
+              <Th>Scan started</Th>
+              <Th>Kind</Th>
+              <Th className="text-right">Score</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.runId}>
+                <Td className="whitespace-nowrap">{formatDateTime(p.startedAt)}</Td>
+                <Td>{p.kind === 'a11y' ? 'Accessibility scan' : 'Crawl with scan'}</Td>
+                <Td className="text-right tabular-nums">{p.score}</Td>
               </tr>
-            </thead>
-            <tbody>
-              {points.map((p) => (
-                <tr key={p.runId}>
-                  <Td className="whitespace-nowrap">{formatDateTime(p.startedAt)}</Td>
-                  <Td>{p.kind === 'a11y' ? 'Accessibility scan' : 'Crawl with scan'}</Td>
-                  <Td className="text-right tabular-nums">{p.score}</Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </div>
-      </details>
+            ))}
+          </tbody>
+        </Table>
+      </TableDisclosure>
     </div>
   );
 }

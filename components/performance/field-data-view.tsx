@@ -6,6 +6,7 @@ import { Choice } from '@/components/ui/choice';
 import { cx } from '@/components/ui/cx';
 import { Badge } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
+import { TableDisclosure } from '@/components/ui/table-disclosure';
 import { TrendLine } from '@/components/ui/trend-line';
 import {
   FORM_FACTORS,
@@ -177,36 +178,31 @@ function MetricTrend({ metric, series, device }: { metric: Metric; series: Field
         domain={metric === 'cls' ? [0, clsAxisTop(series)] : undefined}
         heightClass="h-52"
       />
-      <details>
-        <summary className="cursor-pointer text-sm font-medium text-zinc-800">
-          {names.short} as a table
-        </summary>
-        <div className="mt-3">
-          <Table caption={`${names.short} p75 on ${device} by 28-day window, newest first`}>
-            <thead>
-              <tr>
-                <Th>Window ending</Th>
-                <Th className="text-right">p75</Th>
-                <Th>Rating</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...series].reverse().map((w) => {
-                const rating = ratingOf(metric, w[metric]);
-                return (
-                  <tr key={w.periodEnd}>
-                    <Td className="whitespace-nowrap">{formatDay(w.periodEnd)}</Td>
-                    <Td className="text-right whitespace-nowrap tabular-nums">
-                      {formatMetric(metric, w[metric])}
-                    </Td>
-                    <Td>{rating ? RATING_WORDS[rating] : '—'}</Td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </Table>
-        </div>
-      </details>
+      <TableDisclosure summary={<>{names.short} as a table</>}>
+        <Table caption={`${names.short} p75 on ${device} by 28-day window, newest first`}>
+          <thead>
+            <tr>
+              <Th>Window ending</Th>
+              <Th className="text-right">p75</Th>
+              <Th>Rating</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...series].reverse().map((w) => {
+              const rating = ratingOf(metric, w[metric]);
+              return (
+                <tr key={w.periodEnd}>
+                  <Td className="whitespace-nowrap">{formatDay(w.periodEnd)}</Td>
+                  <Td className="text-right whitespace-nowrap tabular-nums">
+                    {formatMetric(metric, w[metric])}
+                  </Td>
+                  <Td>{rating ? RATING_WORDS[rating] : '—'}</Td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </Table>
+      </TableDisclosure>
     </div>
   );
 }

@@ -1,11 +1,13 @@
 'use client';
 
 import { useId, useMemo } from 'react';
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Line, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SearchAnalytics } from '@/components/api/types';
 import { ChartLegend } from '@/components/ui/chart-legend';
 import { formatNumber } from '@/components/ui/format';
+import { chartAxis, chartLine, LineChartFrame } from '@/components/ui/line-chart-frame';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
+import { TableDisclosure } from '@/components/ui/table-disclosure';
 import { type DailyPoint, dailyPoints, formatCtr, formatDay, formatPosition, formatShortDay } from './words';
 
 /** Clicks solid blue on the left axis, impressions dashed orange on the right: readable without colour. */
@@ -28,63 +30,50 @@ export function TrafficChart({ series, days }: { series: SearchAnalytics['series
   if (!first || !last) return null;
   const peak = points.reduce((best, p) => (p.clicks > best.clicks ? p : best), first);
   const summary = `Clicks and impressions per day from ${formatDay(first.day)} to ${formatDay(last.day)} (the last ${days} days with final data). Most clicks: ${formatNumber(peak.clicks)} on ${formatDay(peak.day)}. Latest day: ${formatNumber(last.clicks)} clicks, ${formatNumber(last.impressions)} impressions.`;
-  const axisTick = { fill: '#52525b', fontSize: 12 };
   return (
     <div className="space-y-4">
       <figure className="space-y-3">
-        <div role="img" aria-labelledby={captionId} className="h-64 w-full min-w-0">
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart
-              data={points}
-              margin={{ top: 8, right: 4, bottom: 0, left: 0 }}
-              accessibilityLayer={false}
-            >
-              <CartesianGrid stroke="#e4e4e7" strokeDasharray="3 3" />
-              <XAxis
-                dataKey="day"
-                tickFormatter={formatShortDay}
-                tick={axisTick}
-                stroke="#a1a1aa"
-                minTickGap={24}
-              />
-              <YAxis
-                yAxisId="left"
-                allowDecimals={false}
-                tickFormatter={(n: number) => formatNumber(n)}
-                tick={axisTick}
-                stroke={LINES.clicks.color}
-                width={56}
-              />
-              <YAxis
-                yAxisId="right"
-                orientation="right"
-                allowDecimals={false}
-                tickFormatter={(n: number) => formatNumber(n)}
-                tick={axisTick}
-                stroke={LINES.impressions.color}
-                width={64}
-              />
-              <Tooltip
-                formatter={(value, key) => [formatNumber(Number(value)), LINES[key as Measure]?.label ?? key]}
-                labelFormatter={(day) => formatDay(String(day))}
-              />
-              {(Object.keys(LINES) as Measure[]).map((measure) => (
-                <Line
-                  key={measure}
-                  yAxisId={LINES[measure].axis}
-                  type="monotone"
-                  dataKey={measure}
-                  name={measure}
-                  stroke={LINES[measure].color}
-                  strokeDasharray={LINES[measure].dash}
-                  strokeWidth={2}
-                  dot={points.length <= 31 ? { r: 2 } : false}
-                  isAnimationActive={false}
-                />
-              ))}
-            </LineChart>
-          </ResponsiveContainer>
-        </div>
+        <LineChartFrame
+          data={points}
+          labelledBy={captionId}
+          margin={{ top: 8, right: 4, bottom: 0, left: 0 }}
+          heightClass="h-64"
+        >
+          <XAxis dataKey="day" tickFormatter={formatShortDay} {...chartAxis} minTickGap={24} />
+          <YAxis
+            yAxisId="left"
+            allowDecimals={false}
+            tickFormatter={(n: number) => formatNumber(n)}
+            {...chartAxis}
+            stroke={LINES.clicks.color}
+            width={56}
+          />
+          <YAxis
+            yAxisId="right"
+            orientation="right"
+            allowDecimals={false}
+            tickFormatter={(n: number) => formatNumber(n)}
+            {...chartAxis}
+            stroke={LINES.impressions.color}
+            width={64}
+          />
+          <Tooltip
+            formatter={(value, key) => [formatNumber(Number(value)), LINES[key as Measure]?.label ?? key]}
+            labelFormatter={(day) => formatDay(String(day))}
+          />
+          {(Object.keys(LINES) as Measure[]).map((measure) => (
+            <Line
+              key={measure}
+              {...chartLine}
+              yAxisId={LINES[measure].axis}
+              dataKey={measure}
+              name={measure}
+              stroke={LINES[measure].color}
+              strokeDasharray={LINES[measure].dash}
+              dot={points.length <= 31 ? { r: 2 } : false}
+            />
+          ))}
+        </LineChartFrame>
         <ChartLegend
           items={(Object.keys(LINES) as Measure[]).map((measure) => ({
             key: measure,
@@ -97,14 +86,9 @@ export function TrafficChart({ series, days }: { series: SearchAnalytics['series
           {summary}
         </figcaption>
       </figure>
-      <details>
-        <summary className="cursor-pointer text-sm font-medium text-zinc-800">
-          Daily figures as a table
-        </summary>
-        <div className="mt-3">
-          <DailyTable points={points} />
-        </div>
-      </details>
+      <TableDisclosure summary="Daily figures as a table">
+        <DailyTable points={points} />
+      </TableDisclosure>
     </div>
   );
 }

@@ -3,6 +3,7 @@
  * series as the chart and table show it.
  */
 import type { SearchAnalytics } from '@/components/api/types';
+import { formatMonthDay } from '@/components/ui/format';
 
 /**
  * The callback's `?error=` values (lib/search/connection.ts CallbackError), in plain words. An
@@ -80,8 +81,7 @@ const dayFormat = new Intl.DateTimeFormat('en', {
   day: 'numeric',
   timeZone: 'UTC',
 });
-const shortDay = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 /** "Mon, Nov 24" for a `YYYY-MM-DD` day (a calendar day, no time zone shift). */
 export const formatDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
 /** "Nov 24". */
-export const formatShortDay = (day: string) => shortDay.format(new Date(`${day}T00:00:00Z`));
+export const formatShortDay = (day: string) => formatMonthDay(Date.parse(`${day}T00:00:00Z`));

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Table, Td, Th } from '@/components/ui/table';
+import { TableDisclosure } from '@/components/ui/table-disclosure';
 import { TrendLine, type TrendLinePoint } from '@/components/ui/trend-line';
 import type { CrawlTrendPoint } from '@/lib/dashboard/crawl';
 
@@ -67,35 +68,32 @@ export function CrawlTrend({
           />
         ) : null}
       </div>
-      <details>
-        <summary className="cursor-pointer text-sm font-medium text-zinc-800">The trend as a table</summary>
-        <div className="mt-3">
-          <Table caption="Completed crawls, oldest first">
-            <thead>
-              <tr>
-                <Th>Crawl started</Th>
-                <Th className="text-right">Broken targets</Th>
-                <Th className="text-right">Pages crawled</Th>
-                {showSeo ? <Th className="text-right">SEO score</Th> : null}
+      <TableDisclosure summary="The trend as a table">
+        <Table caption="Completed crawls, oldest first">
+          <thead>
+            <tr>
+              <Th>Crawl started</Th>
+              <Th className="text-right">Broken targets</Th>
+              <Th className="text-right">Pages crawled</Th>
+              {showSeo ? <Th className="text-right">SEO score</Th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.runId}>
+                <Td className="whitespace-nowrap">
+                  <Link href={runHref(p.runId)} className="text-accent-700 hover:underline">
+                    {formatDateTime(p.startedAt)}
+                  </Link>
+                </Td>
+                <Td className="text-right tabular-nums">{formatNumber(p.brokenTargets)}</Td>
+                <Td className="text-right tabular-nums">{formatNumber(p.pagesCrawled)}</Td>
+                {showSeo ? <Td className="text-right tabular-nums">{p.seoScore ?? '—'}</Td> : null}
               </tr>
-            </thead>
-            <tbody>
-              {points.map((p) => (
-                <tr key={p.runId}>
-                  <Td className="whitespace-nowrap">
-                    <Link href={runHref(p.runId)} className="text-accent-700 hover:underline">
-                      {formatDateTime(p.startedAt)}
-                    </Link>
-                  </Td>
-                  <Td className="text-right tabular-nums">{formatNumber(p.brokenTargets)}</Td>
-                  <Td className="text-right tabular-nums">{formatNumber(p.pagesCrawled)}</Td>
-                  {showSeo ? <Td className="text-right tabular-nums">{p.seoScore ?? '—'}</Td> : null}
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </div>
-      </details>
+            ))}
+          </tbody>
+        </Table>
+      </TableDisclosure>
     </div>
   );
 }

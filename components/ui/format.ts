@@ -24,6 +24,13 @@ export function formatDayAndTime(ms: number): string {
   return dayAndTime.format(new Date(ms));
 }
 
+const shortDay = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** "Nov 24": the day alone in UTC, for chart axes where the time does not matter. */
+export function formatMonthDay(ms: number): string {
+  return shortDay.format(new Date(ms));
+}
+
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;

@@ -1,19 +1,9 @@
 'use client';
 
 import { useId } from 'react';
-import {
-  CartesianGrid,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
-import { formatDateTime, formatDayAndTime } from './format';
-
-const shortDate = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+import { Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatDateTime, formatDayAndTime, formatMonthDay } from './format';
+import { chartAxis, chartLine, LineChartFrame } from './line-chart-frame';
 
 export interface TrendLinePoint {
   /** Unique per point (a run id). */
@@ -66,65 +56,47 @@ export function TrendLine({
   references?: Array<{ value: number; label: string; color: string }>;
 }) {
   const summaryId = useId();
-  const days = points.map((p) => shortDate.format(new Date(p.at)));
+  const days = points.map((p) => formatMonthDay(p.at));
   const sameDay = new Set(days).size < days.length;
   const data = points.map((p, i) => ({ ...p, label: sameDay ? formatDayAndTime(p.at) : days[i] }));
   return (
     <figure className="min-w-0 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs">
       {showTitle ? <p className="mb-2 text-sm font-semibold text-zinc-900">{title}</p> : null}
-      <div role="img" aria-labelledby={summaryId} className={`${heightClass} w-full min-w-0`}>
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart
-            data={data}
-            // Room on the right for the reference lines' labels, beside the plot rather than over the data.
-            margin={{ top: 8, right: references.length > 0 ? 100 : 12, bottom: 0, left: -12 }}
-            accessibilityLayer={false}
-          >
-            <CartesianGrid stroke="#e4e4e7" strokeDasharray="3 3" />
-            <XAxis
-              dataKey="label"
-              tick={{ fill: '#52525b', fontSize: 12 }}
-              stroke="#a1a1aa"
-              minTickGap={16}
-            />
-            <YAxis
-              domain={domain ?? [0, 'auto']}
-              // Plain counts tick on whole numbers; a formatted measure (a CLS of 0.1) may need decimals.
-              allowDecimals={formatTick !== undefined}
-              tickFormatter={formatTick}
-              tick={{ fill: '#52525b', fontSize: 12 }}
-              stroke="#a1a1aa"
-              width={formatTick ? 64 : undefined}
-            />
-            <Tooltip
-              formatter={(value) => [formatValue ? formatValue(Number(value)) : value, title]}
-              labelFormatter={(_, payload) => {
-                const point = payload?.[0]?.payload as TrendLinePoint | undefined;
-                return point ? formatAt(point.at) : '';
-              }}
-            />
-            {references.map((r) => (
-              <ReferenceLine
-                key={r.value}
-                y={r.value}
-                stroke={r.color}
-                strokeDasharray="4 4"
-                ifOverflow="extendDomain"
-                label={{ value: r.label, position: 'right', fill: '#3f3f46', fontSize: 11 }}
-              />
-            ))}
-            <Line
-              type="monotone"
-              dataKey="value"
-              stroke={color}
-              strokeWidth={2}
-              dot={{ r: 3 }}
-              connectNulls={false}
-              isAnimationActive={false}
-            />
-          </LineChart>
-        </ResponsiveContainer>
-      </div>
+      <LineChartFrame
+        data={data}
+        labelledBy={summaryId}
+        // Room on the right for the reference lines' labels, beside the plot rather than over the data.
+        margin={{ top: 8, right: references.length > 0 ? 100 : 12, bottom: 0, left: -12 }}
+        heightClass={heightClass}
+      >
+        <XAxis dataKey="label" {...chartAxis} minTickGap={16} />
+        <YAxis
+          domain={domain ?? [0, 'auto']}
+          // Plain counts tick on whole numbers; a formatted measure (a CLS of 0.1) may need decimals.
+          allowDecimals={formatTick !== undefined}
+          tickFormatter={formatTick}
+          {...chartAxis}
+          width={formatTick ? 64 : undefined}
+        />
+        <Tooltip
+          formatter={(value) => [formatValue ? formatValue(Number(value)) : value, title]}
+          labelFormatter={(_, payload) => {
+            const point = payload?.[0]?.payload as TrendLinePoint | undefined;
+            return point ? formatAt(point.at) : '';
+          }}
+        />
+        {references.map((r) => (
+          <ReferenceLine
+            key={r.value}
+            y={r.value}
+            stroke={r.color}
+            strokeDasharray="4 4"
+            ifOverflow="extendDomain"
+            label={{ value: r.label, position: 'right', fill: '#3f3f46', fontSize: 11 }}
+          />
+        ))}
+        <Line {...chartLine} dataKey="value" stroke={color} dot={{ r: 3 }} connectNulls={false} />
+      </LineChartFrame>
       <figcaption id={summaryId} className="mt-2 text-xs text-zinc-600">
         {summary}
       </figcaption>

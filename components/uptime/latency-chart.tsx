@@ -1,12 +1,14 @@
 'use client';
 
 import { useId, useMemo, useState } from 'react';
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Line, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HourlyBucket } from '@/components/api/types';
 import { ChartLegend } from '@/components/ui/chart-legend';
 import { Choice } from '@/components/ui/choice';
-import { formatDayAndTime, formatNumber } from '@/components/ui/format';
+import { formatDayAndTime, formatMonthDay, formatNumber } from '@/components/ui/format';
+import { chartAxis, chartLine, LineChartFrame } from '@/components/ui/line-chart-frame';
 import { Table, Td, Th } from '@/components/ui/table';
+import { TableDisclosure } from '@/components/ui/table-disclosure';
 import { REGIONS, type Region } from '@/lib/uptime/types';
 import { HOUR_MS, latencySeries, peakOf } from './hours';
 import { formatMs, REGION_NAMES } from './words';
@@ -33,7 +35,6 @@ const hourOnly = new Intl.DateTimeFormat('en', {
   hourCycle: 'h23',
   timeZone: 'UTC',
 });
-const dayOnly = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const hourLabel = (ms: number) => `${formatDayAndTime(ms)} UTC`;
 
 /**
@@ -75,7 +76,7 @@ export function LatencyChart({
     (_, i) => lastHour - i * step,
   ).reverse();
   const tick = (ms: number) =>
-    range <= 24 ? hourOnly.format(ms) : range <= 168 ? formatDayAndTime(ms) : dayOnly.format(ms);
+    range <= 24 ? hourOnly.format(ms) : range <= 168 ? formatDayAndTime(ms) : formatMonthDay(ms);
 
   return (
     <div className="space-y-4">
@@ -107,54 +108,42 @@ export function LatencyChart({
         </p>
       ) : (
         <figure className="space-y-3">
-          <div role="img" aria-labelledby={captionId} className="h-64 w-full min-w-0">
-            <ResponsiveContainer width="100%" height="100%">
-              <LineChart
-                data={points}
-                margin={{ top: 8, right: 24, bottom: 0, left: 0 }}
-                accessibilityLayer={false}
-              >
-                <CartesianGrid stroke="#e4e4e7" strokeDasharray="3 3" />
-                <XAxis
-                  dataKey="bucketStart"
-                  type="number"
-                  scale="time"
-                  domain={domain}
-                  ticks={ticks}
-                  padding={{ left: 8, right: 8 }}
-                  allowDataOverflow
-                  tickFormatter={tick}
-                  tick={{ fill: '#52525b', fontSize: 12 }}
-                  stroke="#a1a1aa"
-                  minTickGap={24}
-                />
-                <YAxis
-                  tickFormatter={(ms: number) => formatMs(ms)}
-                  tick={{ fill: '#52525b', fontSize: 12 }}
-                  stroke="#a1a1aa"
-                  width={72}
-                />
-                <Tooltip
-                  formatter={(value, key) => [formatMs(Number(value)), REGION_NAMES[key as Region] ?? key]}
-                  labelFormatter={(ms) => hourLabel(Number(ms))}
-                />
-                {REGIONS.map((r) => (
-                  <Line
-                    key={r}
-                    type="monotone"
-                    dataKey={r}
-                    name={r}
-                    stroke={LINE[r].color}
-                    strokeDasharray={LINE[r].dash}
-                    strokeWidth={2}
-                    dot={points.length <= 48 ? { r: 2 } : false}
-                    connectNulls={false}
-                    isAnimationActive={false}
-                  />
-                ))}
-              </LineChart>
-            </ResponsiveContainer>
-          </div>
+          <LineChartFrame
+            data={points}
+            labelledBy={captionId}
+            margin={{ top: 8, right: 24, bottom: 0, left: 0 }}
+            heightClass="h-64"
+          >
+            <XAxis
+              dataKey="bucketStart"
+              type="number"
+              scale="time"
+              domain={domain}
+              ticks={ticks}
+              padding={{ left: 8, right: 8 }}
+              allowDataOverflow
+              tickFormatter={tick}
+              {...chartAxis}
+              minTickGap={24}
+            />
+            <YAxis tickFormatter={(ms: number) => formatMs(ms)} {...chartAxis} width={72} />
+            <Tooltip
+              formatter={(value, key) => [formatMs(Number(value)), REGION_NAMES[key as Region] ?? key]}
+              labelFormatter={(ms) => hourLabel(Number(ms))}
+            />
+            {REGIONS.map((r) => (
+              <Line
+                key={r}
+                {...chartLine}
+                dataKey={r}
+                name={r}
+                stroke={LINE[r].color}
+                strokeDasharray={LINE[r].dash}
+                dot={points.length <= 48 ? { r: 2 } : false}
+                connectNulls={false}
+              />
+            ))}
+          </LineChartFrame>
           <ChartLegend items={REGIONS.map((r) => ({ key: r, label: REGION_NAMES[r], ...LINE[r] }))} />
           <figcaption id={captionId} className="text-sm text-zinc-600">
             {summary}
@@ -162,14 +151,9 @@ export function LatencyChart({
         </figure>
       )}
       {buckets && buckets.length > 0 ? (
-        <details onToggle={(e) => setTableOpen(e.currentTarget.open)}>
-          <summary className="cursor-pointer text-sm font-medium text-zinc-800">Latency as a table</summary>
-          {tableOpen ? (
-            <div className="mt-3">
-              <LatencyTable buckets={buckets} rangeLabel={rangeLabel} />
-            </div>
-          ) : null}
-        </details>
+        <TableDisclosure summary="Latency as a table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>
+          {tableOpen ? <LatencyTable buckets={buckets} rangeLabel={rangeLabel} /> : null}
+        </TableDisclosure>
       ) : null}
     </div>
   );

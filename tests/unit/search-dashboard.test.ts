@@ -4,8 +4,11 @@ import {
   dailyPoints,
   formatChange,
   formatCtr,
+  formatDay,
+  formatShortDay,
   rangeTotals,
 } from '@/components/search/words';
+import { formatMonthDay } from '@/components/ui/format';
 
 const day = (d: string, clicks: number, impressions: number, position = 5) => ({
   day: d,
@@ -46,5 +49,12 @@ describe('the Search tab’s figures', () => {
     }
     expect(callbackErrorText('<b>x</b>')).not.toContain('<b>');
     expect(callbackErrorText('toString')).toBe('The connection to Google did not complete. Try again.');
+  });
+
+  it('names a calendar day the same whatever the time zone: the axis short, the tooltip with its weekday', () => {
+    expect(formatShortDay('2026-11-24')).toBe('Nov 24');
+    expect(formatDay('2026-11-24')).toBe('Tue, Nov 24');
+    // The charts' shared day label is UTC: 23:30 UTC is still the 24th.
+    expect(formatMonthDay(Date.parse('2026-11-24T23:30:00Z'))).toBe('Nov 24');
   });
 });

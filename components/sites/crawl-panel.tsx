@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { RenderProgress } from '@/components/a11y/a11y-progress';
 import { failureMessage, requestJson } from '@/components/api/client';
-import type { CrawlTriggerResponse, LiveCrawlState, SiteStatus } from '@/components/api/types';
+import type { CrawlTriggerResponse, LiveCrawlState, Run, SiteStatus } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
@@ -174,6 +174,19 @@ export function LiveProgress({ live, maxPages }: { live: LiveCrawlState; maxPage
   );
 }
 
+/**
+ * The overview's one line about the latest crawl. A failure's reason is the crawler's lower-case
+ * clause ("the root URL ... could not be fetched"), so it follows a colon rather than starting a
+ * sentence of its own.
+ */
+export function latestRunSentence(run: Pick<Run, 'state' | 'started_at' | 'finished_at' | 'error'>): string {
+  const failed = run.state === 'failed';
+  const when = formatDateTime(run.finished_at ?? run.started_at);
+  const took = run.finished_at ? ` after ${formatDuration(run.finished_at - run.started_at)}` : '';
+  const reason = failed && run.error ? `: ${run.error.replace(/[.\s]+$/, '')}` : '';
+  return `Latest crawl ${failed ? 'failed' : 'finished'} ${when}${took}${reason}.`;
+}
+
 function LatestRunSummary({ status }: { status: SiteStatus }) {
   const { site } = status;
   const run = status.latestRun;
@@ -200,12 +213,7 @@ function LatestRunSummary({ status }: { status: SiteStatus }) {
   const stats = 2 + Number(links) + Number(seo) + Number(a11y);
   return (
     <div>
-      <p className="mb-3 text-sm text-zinc-600">
-        Latest crawl {run.state === 'failed' ? 'failed' : 'finished'}{' '}
-        {formatDateTime(run.finished_at ?? run.started_at)}
-        {run.finished_at ? ` after ${formatDuration(run.finished_at - run.started_at)}` : ''}.
-        {run.state === 'failed' && run.error ? ` ${run.error}` : ''}
-      </p>
+      <p className="mb-3 text-sm text-zinc-600">{latestRunSentence(run)}</p>
       <CutShortNotice run={run} className="mb-3" />
       <dl
         className={cx(

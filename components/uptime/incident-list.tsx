@@ -2,6 +2,13 @@ import type { UptimeIncident } from '@/components/api/types';
 import { formatDateTime, formatDuration } from '@/components/ui/format';
 import { CAUSE_WORDS, failureWords, formatMs, parseIncidentRegions, REGION_NAMES } from './words';
 
+/** Why probing stopped, for an incident that ended with it. */
+const STOPPED_WORDS = {
+  monitor: 'the monitor was paused',
+  app: "the site's Uptime app was turned off",
+  allowance: 'held past the monitor allowance',
+} as const;
+
 /**
  * Incidents newest first, as a timeline: when the outage was confirmed and when it recovered (or
  * that it is ongoing), how long it lasted, the majority cause, and what every region saw in the
@@ -40,6 +47,11 @@ export function IncidentList({ incidents }: { incidents: UptimeIncident[] }) {
             <p className="mt-1 text-sm text-zinc-700">
               Cause: {incident.cause ? CAUSE_WORDS[incident.cause] : 'not known'}
             </p>
+            {incident.closed_by && incident.closed_by !== 'recovery' ? (
+              <p className="mt-1 text-sm text-zinc-700">
+                Ended when probing stopped ({STOPPED_WORDS[incident.closed_by]}), not by a recovery.
+              </p>
+            ) : null}
             {regions.length > 0 ? (
               <ul
                 aria-label="What each region saw"

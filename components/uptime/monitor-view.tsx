@@ -21,6 +21,7 @@ import { IncidentList } from './incident-list';
 import { LatencyChart, RANGES, type RangeHours } from './latency-chart';
 import { MonitorForm } from './monitor-form';
 import { MonitorStatusBadge } from './monitor-status';
+import { ProbingNotice, resumedMessage } from './probing-notice';
 import { RegionCards } from './region-cards';
 import { usePolling } from './use-polling';
 import {
@@ -260,9 +261,7 @@ function Header({
       done(
         'success',
         enabled
-          ? probing.pausedBy === 'app'
-            ? 'Monitor resumed; it probes again once the Uptime app is on.'
-            : 'Monitor resumed: every region probes it now.'
+          ? resumedMessage(probing)
           : 'Monitor paused: no probes run until you resume it. Its history is kept.',
       );
     } catch (e) {
@@ -319,35 +318,7 @@ function Header({
       </div>
 
       {openIncident ? <OpenIncident incident={openIncident} /> : null}
-      {probing.pausedBy === 'app' ? (
-        <Alert tone="warning" title="Not probing: the Uptime app is off for this site">
-          Monitors and their history are kept.{' '}
-          {canManage ? (
-            <Link href={`/sites/${siteId}/settings`} className="font-medium underline">
-              Turn the app on in the site settings
-            </Link>
-          ) : (
-            'An owner or admin can turn it on in the site settings'
-          )}{' '}
-          to resume probing{monitor.enabled === 0 ? ' (this monitor is also paused)' : ''}.
-        </Alert>
-      ) : probing.pausedBy === 'allowance' ? (
-        <Alert tone="warning" title="Not probing: past the monitor allowance">
-          The organization has more monitors than its allowance (2 per site) and overage billing is off, so
-          its newest monitors are held; this is one of them. It probes again, from every region at once, when
-          overage is turned on, an older monitor is deleted or a site is added. Its history is kept.{' '}
-          {canManage ? (
-            <Link href="/billing" className="font-medium underline">
-              Open billing
-            </Link>
-          ) : null}
-        </Alert>
-      ) : probing.pausedBy === 'monitor' ? (
-        <Alert tone="info" title="Paused">
-          No probes run and no alerts are sent while the monitor is paused; its history is kept.
-          {canManage ? ' Resume it to probe again from every region at once.' : ''}
-        </Alert>
-      ) : null}
+      <ProbingNotice probing={probing} siteId={siteId} canManage={canManage} />
 
       {editing ? (
         <section

@@ -11,11 +11,13 @@ import { getDb } from '@/lib/db/client';
 import { runFieldDataSchedulerTick } from '@/lib/fielddata/scheduler';
 import { runSearchSchedulerTick } from '@/lib/search/scheduler';
 import { notifyMonitorsHeld } from '@/lib/uptime/held-notice';
+import { recordStoppedMonitors } from '@/lib/uptime/pauses';
 
 /**
  * Every minute: start the crawls and the standalone accessibility scans that are due, hand the
  * daily field-data and search-analytics syncs that are due to their jobs, tell organizations whose
- * newest uptime monitors are held at the allowance, and resume crawls and render passes whose
+ * newest uptime monitors are held at the allowance, close the incidents of monitors no longer
+ * probed (app off, held, paused: lib/uptime/pauses.ts), and resume crawls and render passes whose
  * worker went silent (hosted mode has no boot hook; a lost invocation is picked up here).
  */
 export const crawlSchedulerFunction = createFunction(
@@ -44,6 +46,9 @@ export const crawlSchedulerFunction = createFunction(
     const monitorsHeld = await step.run('notify-monitors-held', async () =>
       notifyMonitorsHeld(await getDb(), now),
     );
-    return { ...tick, resumed, a11y, resumedPasses, fieldData, search, monitorsHeld };
+    const monitorsStopped = await step.run('record-stopped-monitors', async () =>
+      recordStoppedMonitors(await getDb(), now),
+    );
+    return { ...tick, resumed, a11y, resumedPasses, fieldData, search, monitorsHeld, monitorsStopped };
   },
 );

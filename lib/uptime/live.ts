@@ -38,26 +38,30 @@ export interface Probing {
    * `monitor`: its own `enabled` is 0; `app`: the site's Uptime app is off; `allowance`: past the
    * organization's monitor allowance with overage off (lib/billing/monitors.ts); null while active.
    */
-  pausedBy: 'monitor' | 'app' | 'allowance' | null;
+  pausedBy: PausedBy | null;
+  /**
+   * The other reasons that hold it, in the same order: a paused monitor on a site whose app is off,
+   * or past the allowance, stays stopped when resumed alone. Empty with one reason or none.
+   */
+  alsoPausedBy: PausedBy[];
   nextRoundAt: number | null;
 }
+type PausedBy = 'monitor' | 'app' | 'allowance';
 
 export function probingOf(
   monitor: Pick<UptimeMonitor, 'enabled' | 'next_probe_at'>,
   site: Pick<Site, 'uptime_enabled'>,
   overAllowance: boolean,
 ): Probing {
-  const pausedBy =
-    monitor.enabled === 0
-      ? 'monitor'
-      : site.uptime_enabled === 0
-        ? 'app'
-        : overAllowance
-          ? 'allowance'
-          : null;
+  const reasons: PausedBy[] = [];
+  if (monitor.enabled === 0) reasons.push('monitor');
+  if (site.uptime_enabled === 0) reasons.push('app');
+  if (overAllowance) reasons.push('allowance');
+  const [pausedBy = null, ...alsoPausedBy] = reasons;
   return {
     active: pausedBy === null,
     pausedBy,
+    alsoPausedBy,
     nextRoundAt: pausedBy === null ? monitor.next_probe_at : null,
   };
 }

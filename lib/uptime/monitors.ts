@@ -8,6 +8,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '@/lib/errors';
 import { storeWebhooks } from '@/lib/notify/stored-webhooks';
 import type { NotificationWebhook } from '@/lib/notify/webhook';
 import { getVisibleSite } from '@/lib/sites/access';
+import { startPause } from './pauses';
 import { type MonitorResource, monitorResource } from './resource';
 import { nextRoundAt } from './schedule';
 import { MONITOR_NOT_FOUND } from './types';
@@ -92,6 +93,8 @@ export async function createMonitor(
         updated_at: now,
       })
       .returning();
+    // Created paused: not watched until it is resumed (uptime counts from its first round).
+    if (inserted && !input.enabled) await startPause(tx, inserted, 'monitor', now);
     return inserted;
   });
   if (!row) throw new Error('monitor insert returned no row');
@@ -135,7 +138,8 @@ export async function getMonitor(
 
 /**
  * PATCH .../monitors/{monitorId} (the route requires 'manage'). Omitted fields keep their value.
- * The state table: `enabled: false` pauses (probing stops, monitor and history stay); `enabled:
+ * The state table: `enabled: false` pauses (probing stops, monitor and history stay, an open
+ * incident closes, `closed_by: monitor`, and the status is `unknown` until a round says); `enabled:
  * true` on a paused monitor resumes it with a round due at once, as does a new URL (a new target
  * deserves a fresh look from every region). A new cadence moves the next round onto it. Allowed
  * while the Uptime app is off: the monitor stays stopped until the app is on again.
@@ -155,6 +159,8 @@ export async function updateMonitor(
       Object.entries(after).filter(([key, value]) => before[key as keyof UptimeMonitor] !== value),
     ) as Partial<UptimeMonitor>;
     if (Object.keys(changes).length === 0) return before;
+    // Paused: nothing watches the target from now, so an open incident ends here (./pauses.ts).
+    if (before.enabled === 1 && after.enabled === 0) await startPause(tx, before, 'monitor', now);
     const [updated] = await tx
       .update(uptimeMonitors)
       .set({ ...changes, updated_at: now })

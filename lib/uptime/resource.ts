@@ -58,6 +58,7 @@ export function incidentResource(i: UptimeIncident) {
     cause: i.cause,
     regions: i.regions,
     created_at: i.created_at,
+    closed_by: i.closed_by,
   };
 }
 export type IncidentResource = ReturnType<typeof incidentResource>;

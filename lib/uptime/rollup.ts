@@ -71,31 +71,62 @@ export interface IncidentSpan {
   recoveredAt: number | null;
 }
 
+/** A span of time; `end` null while it lasts (to the end of the range). */
+export interface Span {
+  start: number;
+  end: number | null;
+}
+
+/** `spans` clipped to [from, to], sorted and merged: disjoint, so lengths add up. */
+function mergedWithin(spans: readonly Span[], from: number, to: number): [number, number][] {
+  const clipped = spans
+    .map((s) => [Math.max(s.start, from), Math.min(s.end ?? to, to)] as [number, number])
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  const merged: [number, number][] = [];
+  for (const [a, b] of clipped) {
+    const last = merged[merged.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else merged.push([a, b]);
+  }
+  return merged;
+}
+
+const lengthOf = (spans: readonly [number, number][]) => spans.reduce((sum, [a, b]) => sum + (b - a), 0);
+
+/** How much of `a` lies inside `b` (both merged). */
+function overlapOf(a: readonly [number, number][], b: readonly [number, number][]): number {
+  let total = 0;
+  for (const [a0, a1] of a) {
+    for (const [b0, b1] of b) total += Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+  }
+  return total;
+}
+
 /**
  * Incident-based uptime over [fromMs, toMs], in percent (spec: metrics `uptimePct`): the share
- * of the time the monitor existed in the range that no incident covered. Only the part of the
- * range after `createdAt` counts, and the answer is null when the monitor did not exist in any of
- * it. Overlapping incidents are merged, so no downtime is counted twice. Unrounded: rounding is
- * for display.
+ * of the time the monitor was watched in the range that no incident covered. Watched means after
+ * `createdAt` and outside `pauses` (paused, app off, held at the allowance: nobody probed, so
+ * that time is neither up nor down); the answer is null when the monitor was not watched in any
+ * of the range. Overlapping incidents are merged, so no downtime is counted twice. Unrounded:
+ * rounding is for display.
  */
 export function uptimePct(
   fromMs: number,
   toMs: number,
   createdAt: number,
   incidents: readonly IncidentSpan[],
+  pauses: readonly Span[] = [],
 ): number | null {
   const start = Math.max(fromMs, createdAt);
   if (toMs <= start) return null;
-  const spans = incidents
-    .map((i) => [Math.max(i.downAt, start), Math.min(i.recoveredAt ?? toMs, toMs)] as const)
-    .filter(([a, b]) => b > a)
-    .sort((x, y) => x[0] - y[0]);
-  let down = 0;
-  let reach = start;
-  for (const [a, b] of spans) {
-    if (b <= reach) continue;
-    down += b - Math.max(a, reach);
-    reach = b;
-  }
-  return 100 * (1 - down / (toMs - start));
+  const paused = mergedWithin(pauses, start, toMs);
+  const watched = toMs - start - lengthOf(paused);
+  if (watched <= 0) return null;
+  const down = mergedWithin(
+    incidents.map((i) => ({ start: i.downAt, end: i.recoveredAt })),
+    start,
+    toMs,
+  );
+  return 100 * (1 - (lengthOf(down) - overlapOf(down, paused)) / watched);
 }

@@ -15,6 +15,7 @@ import type { StoredWebhook } from '@/lib/notify/stored-webhooks';
 import type { SentCertWarning } from './certificate';
 import { type RoundVerdict, slowThresholdMs } from './consensus';
 import type { IncidentTracker } from './incident';
+import { endPauses } from './pauses';
 import { applyRound, type MonitorRoundState, type UptimeEvent } from './round';
 import { LEASE_MS_PER_TIMEOUT_SECOND, nextRoundAt, roundLeaseMs } from './schedule';
 import type { MonitorStatus, ProbeTarget, Region, RegionResult } from './types';
@@ -215,6 +216,8 @@ export async function completeRounds(
     const resultRows: (typeof probeResults.$inferInsert)[] = [];
     const updates: MonitorUpdate[] = [];
     const outcomes: RoundOutcome[] = [];
+    // Probed again: a pause the monitor was in ends with this round.
+    const resumed: { monitorId: string; at: number }[] = [];
     for (const { round, results, startedAt } of probed) {
       const monitor = held.get(round.monitorId);
       if (!monitor) {
@@ -232,9 +235,18 @@ export async function completeRounds(
         // No region answered (every prober failed as a whole): the round says nothing about the target.
         updates.push({ monitor, next, state: null });
         outcomes.push({ completed: true, verdict: applied.verdict, events: [] });
+        resumed.push({ monitorId: monitor.id, at: startedAt });
         continue;
       }
       for (const r of results) resultRows.push(resultRow(monitor, round, r));
+      if (monitor.enabled === 0) {
+        // Paused while its round was out: the results are history, but the pause closed the
+        // incident and the status (./pauses.ts), and a late verdict must not reopen or alert.
+        updates.push({ monitor, next, state: null });
+        outcomes.push({ completed: true, verdict: applied.verdict, events: [] });
+        continue;
+      }
+      resumed.push({ monitorId: monitor.id, at: startedAt });
       const latest = { ...storedProbes(monitor) };
       for (const r of results) latest[r.region] = { ...r, roundAt: round.roundAt };
       const { status: verdictStatus, ...verdict } = applied.verdict;
@@ -262,6 +274,7 @@ export async function completeRounds(
       await tx.insert(probeResults).values(resultRows.slice(i, i + RESULT_ROWS_PER_INSERT));
     }
     await updateMonitors(tx, updates);
+    await endPauses(tx, resumed);
     return outcomes;
   });
 }
@@ -334,7 +347,12 @@ async function writeIncident(
     } else if (event.kind === 'recovered' && open) {
       await tx
         .update(uptimeIncidents)
-        .set({ recovered_at: event.incident.recoveredAt, healthy_rounds: 0, healthy_since: null })
+        .set({
+          recovered_at: event.incident.recoveredAt,
+          closed_by: 'recovery',
+          healthy_rounds: 0,
+          healthy_since: null,
+        })
         .where(eq(uptimeIncidents.id, open.id));
     }
     await enqueueNotification(tx, notificationOf(monitor, event, incidentId, now));

@@ -118,7 +118,12 @@ describe('creating a monitor', () => {
 
     const state = await live(monitor.id);
     expect(state.status).toBe(200);
-    expect(state.body.probing).toEqual({ active: true, pausedBy: null, nextRoundAt: monitor.created_at });
+    expect(state.body.probing).toEqual({
+      active: true,
+      pausedBy: null,
+      alsoPausedBy: [],
+      nextRoundAt: monitor.created_at,
+    });
     expect(state.body.regions.map((r: { region: string }) => r.region)).toEqual(['na', 'eu', 'as', 'oc']);
     expect(state.body.regions.every((r: { probe: unknown }) => r.probe === null)).toBe(true);
     expect(state.body.consensus).toBeNull();
@@ -268,7 +273,12 @@ describe('monitors past the pool with overage off', () => {
     // Overage off with 4 monitors on a pool of 2: the two newest are held, their own enabled untouched.
     expect((await setOverage(false)).status).toBe(200);
     expect((await probedNow()).sort()).toEqual([a, b].sort());
-    expect((await live(c)).body.probing).toEqual({ active: false, pausedBy: 'allowance', nextRoundAt: null });
+    expect((await live(c)).body.probing).toEqual({
+      active: false,
+      pausedBy: 'allowance',
+      alsoPausedBy: [],
+      nextRoundAt: null,
+    });
     expect((await live(a)).body.probing).toMatchObject({ active: true, pausedBy: null });
     expect((await get(d)).body.monitor.enabled).toBe(1);
 
@@ -328,6 +338,7 @@ describe('editing, pausing and the Uptime app (state table)', () => {
     expect((await live(created.id)).body.probing).toEqual({
       active: false,
       pausedBy: 'monitor',
+      alsoPausedBy: [],
       nextRoundAt: null,
     });
     expect(await claimable(Date.now() + 3_600_000)).not.toContain(created.id);
@@ -350,7 +361,19 @@ describe('editing, pausing and the Uptime app (state table)', () => {
 
     expect((await setSite(siteId, { uptimeEnabled: false })).status).toBe(200);
     expect(await claimable()).not.toContain(on.id);
-    expect((await live(on.id)).body.probing).toEqual({ active: false, pausedBy: 'app', nextRoundAt: null });
+    expect((await live(on.id)).body.probing).toEqual({
+      active: false,
+      pausedBy: 'app',
+      alsoPausedBy: [],
+      nextRoundAt: null,
+    });
+    // Paused and stopped with the app: both named, since resuming it alone would not probe.
+    expect((await live(off.id)).body.probing).toEqual({
+      active: false,
+      pausedBy: 'monitor',
+      alsoPausedBy: ['app'],
+      nextRoundAt: null,
+    });
     expect((await get(on.id)).body.monitor.enabled).toBe(1);
     expect((await get(off.id)).body.monitor.enabled).toBe(0);
     // Editing is allowed while the app is off; the monitor stays stopped.

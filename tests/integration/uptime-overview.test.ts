@@ -195,7 +195,12 @@ it('answers, for each monitor of the site and oldest first, what its live and 24
   ]);
   expect(down!.events.map((e) => e.cause)).toEqual(['timeout', 'http_5xx']);
   expect(down!.openIncident?.cause).toBe('http_5xx');
-  expect(paused!.probing).toEqual({ active: false, pausedBy: 'monitor', nextRoundAt: null });
+  expect(paused!.probing).toEqual({
+    active: false,
+    pausedBy: 'monitor',
+    alsoPausedBy: [],
+    nextRoundAt: null,
+  });
   expect(paused!.hours).toEqual([]);
 
   // The other site's list holds its two, the newest held at the pooled allowance (4 with overage off).

@@ -6,6 +6,7 @@ import { HealthBar } from '@/components/uptime/health-bar';
 import { currentHourState, HOUR_MS, hourSlots, latencySeries, peakOf } from '@/components/uptime/hours';
 import { bodyOf, checkDraft, draftOf, fieldLabel, fieldOfApiError } from '@/components/uptime/monitor-draft';
 import { MonitorStatusBadge } from '@/components/uptime/monitor-status';
+import { ProbingNotice, resumedMessage } from '@/components/uptime/probing-notice';
 import {
   currentLatency,
   errorBeyondVerdict,
@@ -160,7 +161,7 @@ describe('monitor status in words', () => {
     degradedBy: 'region' as const,
     slowThresholdMs: 2000,
   };
-  const probing = { active: true, pausedBy: null, nextRoundAt: NOW + 60_000 };
+  const probing = { active: true, pausedBy: null, alsoPausedBy: [], nextRoundAt: NOW + 60_000 };
 
   it('names the failing region of a degraded monitor, or says it is slow', () => {
     expect(statusOf({ enabled: 1, status: 'degraded' }, { probing, consensus })).toMatchObject({
@@ -328,5 +329,51 @@ describe('monitor form', () => {
     expect(fieldOfApiError('body: unknown key').field).toBeNull();
     expect(fieldOfApiError('included uptime monitors used up').field).toBeNull();
     expect(fieldLabel('alertWebhooks.1')).toBe('Webhook 2 URL');
+  });
+});
+
+describe('why a monitor is not probed (the monitor page)', () => {
+  const probing = (
+    pausedBy: 'monitor' | 'app' | 'allowance' | null,
+    alsoPausedBy: ('app' | 'allowance')[] = [],
+  ) => ({
+    active: pausedBy === null,
+    pausedBy,
+    alsoPausedBy,
+    nextRoundAt: null,
+  });
+  const notice = (p: ReturnType<typeof probing>, canManage = true) =>
+    renderToStaticMarkup(createElement(ProbingNotice, { probing: p, siteId: 's1', canManage }));
+
+  it('says a paused monitor is also stopped with the app, or held, so Resume alone does not probe', () => {
+    const alone = notice(probing('monitor'));
+    expect(alone).toContain('Paused');
+    expect(alone).toContain('Resume it to probe again from every region at once.');
+    expect(alone).not.toContain('also');
+
+    const withApp = notice(probing('monitor', ['app']));
+    expect(withApp).toContain('Uptime app is also off, so resumed it stays stopped until the app is on');
+    expect(withApp).toContain('href="/sites/s1/settings"');
+    expect(withApp).not.toContain('Resume it to probe again');
+
+    const held = notice(probing('monitor', ['allowance']));
+    expect(held).toContain('It is also past the monitor allowance, so it stays held');
+    expect(held).toContain('href="/billing"');
+    // A member is told who can act, and offered no link.
+    expect(notice(probing('monitor', ['app']), false)).toContain('An owner or admin can turn it on');
+  });
+
+  it('says an app-off monitor past the allowance stays held once the app is on; nothing while probed', () => {
+    const html = notice(probing('app', ['allowance']));
+    expect(html).toContain('Not probing: the Uptime app is off for this site');
+    expect(html).toContain('It is also past the monitor allowance');
+    expect(notice(probing('allowance'))).toContain('Not probing: past the monitor allowance');
+    expect(notice(probing(null))).toBe('');
+  });
+
+  it('tells what Resume did from the state it was pressed in', () => {
+    expect(resumedMessage(probing('monitor'))).toBe('Monitor resumed: every region probes it now.');
+    expect(resumedMessage(probing('monitor', ['app']))).toContain('once the Uptime app is on');
+    expect(resumedMessage(probing('monitor', ['allowance']))).toContain('stays held');
   });
 });

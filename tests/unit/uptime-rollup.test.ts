@@ -67,4 +67,16 @@ describe('uptimePct', () => {
     ];
     expect(uptimePct(t0, t0 + hour, 0, incidents)).toBeCloseTo(70, 10);
   });
+
+  it('leaves paused time out: neither up nor down, and null when nothing was watched', () => {
+    // Down for the first 10%, then paused (open pause: to the end) from 40%: 10 of the 40 watched.
+    const incidents = [{ downAt: t0, recoveredAt: t0 + hour / 10 }];
+    const pauses = [{ start: t0 + (4 * hour) / 10, end: null }];
+    expect(uptimePct(t0, t0 + hour, 0, incidents, pauses)).toBeCloseTo(75, 10);
+    // An incident left open across a pause (data from before pauses closed them) counts only outside it.
+    const across = [{ downAt: t0 + (2 * hour) / 10, recoveredAt: null }];
+    const between = [{ start: t0 + (4 * hour) / 10, end: t0 + (8 * hour) / 10 }];
+    expect(uptimePct(t0, t0 + hour, 0, across, between)).toBeCloseTo(100 * (1 - 0.4 / 0.6), 10);
+    expect(uptimePct(t0, t0 + hour, 0, [], [{ start: t0 - hour, end: t0 + 2 * hour }])).toBeNull();
+  });
 });

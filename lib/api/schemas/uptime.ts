@@ -176,19 +176,27 @@ export const incidentSchema = z
     tenant_id: z.string().describe('the owning organization'),
     monitor_id: z.uuid().describe('the monitor that went down'),
     down_at: ms('the round that confirmed the outage'),
-    recovered_at: msOrNull('the first of the 2 healthy rounds in a row that closed it; null while open'),
+    recovered_at: msOrNull(
+      'when it ended: the first of the 2 healthy rounds in a row that closed it, or the moment probing stopped (closed_by says which); null while open',
+    ),
     cause: cause("the failing regions' majority cause"),
     regions: z
       .string()
       .nullable()
       .describe("JSON array: every region's probe result in the confirming round"),
     created_at: ms('when it was recorded'),
+    closed_by: z
+      .enum(['recovery', 'monitor', 'app', 'allowance'])
+      .nullable()
+      .describe(
+        "what closed it: recovery (2 healthy rounds, recovery notification sent), or what stopped the probing while it was open, with no notification since nothing recovered: monitor (paused), app (the site's Uptime app turned off), allowance (held past the monitor allowance); null while open",
+      ),
   })
   .strict()
   .meta({
     id: 'UptimeIncident',
     description:
-      'A downtime confirmed by 2 or more regions, closed after 2 healthy rounds (spec: Uptime incident)',
+      'A downtime confirmed by 2 or more regions, closed after 2 healthy rounds or when the monitor stops being probed (spec: Uptime incident)',
   });
 
 /** Spec: Hourly bucket (one closed hour of one region). */
@@ -279,6 +287,11 @@ export const monitorLiveResponse = z.object({
         .describe(
           "monitor: enabled is 0; app: the site's Uptime app is off; allowance: the organization has more monitors than its allowance (ALLOWANCE_MONITORS per site, pooled) with overage off, and this is one of the newest, held until overage is on or the pool allows it again; null while active",
         ),
+      alsoPausedBy: z
+        .array(z.enum(['monitor', 'app', 'allowance']))
+        .describe(
+          'whatever else holds it besides pausedBy, in the same order (monitor, app, allowance): a paused monitor whose site has the app off, or that is past the allowance, stays stopped when resumed; empty with one reason or none',
+        ),
       nextRoundAt: msOrNull('when the next round is due; null while paused'),
     })
     .strict()
@@ -311,7 +324,7 @@ export const monitorMetricsResponse = z.object({
     .number()
     .nullable()
     .describe(
-      'incident-based: the share of the range after the monitor was created not covered by an incident, in percent; null when it did not exist in the range',
+      'incident-based: the share of the time the monitor was watched in the range (after it was created, outside pauses: paused, app off, held at the allowance) not covered by an incident, in percent; null when it was not watched in any of the range',
     ),
 });
 

@@ -13,6 +13,7 @@ export type DomainErrorKind =
   | 'not-found'
   | 'conflict'
   | 'invalid'
+  | 'busy'
   | 'delivery';
 
 /** No credential, or one that names nobody (unknown, revoked or expired key; expired session). */
@@ -48,6 +49,21 @@ export class InvalidError extends DomainError {
     readonly problem: string,
   ) {
     super(`${field}: ${problem}`);
+  }
+}
+
+/**
+ * The work is refused for now, not for good: the same kind of work is already under way for the
+ * caller's organization (a monthly report being printed). `retryAfterMs` says when to try again.
+ */
+export class BusyError extends DomainError {
+  readonly kind = 'busy';
+  override readonly name = 'BusyError';
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
   }
 }
 

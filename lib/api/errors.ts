@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError, type DomainErrorKind, SITE_NOT_FOUND } from '@/lib/errors';
+import { BusyError, DomainError, type DomainErrorKind, SITE_NOT_FOUND } from '@/lib/errors';
 
 /**
  * An error the HTTP layer raises itself (a body too large, malformed JSON, a path id of the wrong
@@ -32,12 +32,13 @@ export function describeZodError(error: z.ZodError, where?: string): string {
 }
 
 /** The one place a domain refusal becomes an HTTP status. */
-const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, 401 | 403 | 404 | 409 | 422 | 502> = {
+const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, 401 | 403 | 404 | 409 | 422 | 429 | 502> = {
   unauthenticated: 401,
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
   invalid: 422,
+  busy: 429,
   delivery: 502,
 };
 
@@ -45,7 +46,10 @@ const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, 401 | 403 | 404 | 409 | 422 |
 export function errorResponse(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) return Response.json({ error: error.message }, { status: error.status });
   if (error instanceof DomainError) {
-    return Response.json({ error: error.message }, { status: DOMAIN_ERROR_STATUS[error.kind] });
+    // A refusal for now says when to come back, in whole seconds as Retry-After is written.
+    const headers: Record<string, string> =
+      error instanceof BusyError ? { 'retry-after': String(Math.ceil(error.retryAfterMs / 1000)) } : {};
+    return Response.json({ error: error.message }, { status: DOMAIN_ERROR_STATUS[error.kind], headers });
   }
   if (error instanceof z.ZodError) return Response.json({ error: describeZodError(error) }, { status: 422 });
   // Log the failure with its request id; the response carries the id, never the internals.

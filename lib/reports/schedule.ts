@@ -8,8 +8,9 @@ import type { StakeholderReportPayload } from '@/lib/notify/kinds';
 import { enqueueNotification } from '@/lib/notify/outbox';
 import { effectiveSettings } from '@/lib/notify/receivers';
 import { siteOfTenant } from '@/lib/sites/access';
-import { lastCompleteMonth, monthlyReport } from './monthly';
-import { type PdfOptions, renderReportPdf, reportFileName } from './pdf';
+import { lastCompleteMonth } from './monthly';
+import { PDF_CONTENT_TYPE, type PdfOptions } from './pdf';
+import { monthlyReportFile } from './service';
 
 /**
  * The monthly mail: on the first of each UTC month every site whose notification settings name
@@ -73,7 +74,8 @@ export async function queueMonthlyReports(db: Db, now: number = Date.now()): Pro
 
 /**
  * The PDF a `stakeholder-report` mail carries, rendered when the delivery is sent (the same figures
- * for every receiver and attempt: the month is over). Null when the site is gone.
+ * for every receiver and attempt: the month is over, so after the first it is the stored print).
+ * Null when the site is gone.
  */
 export async function reportAttachment(
   db: Db,
@@ -82,12 +84,8 @@ export async function reportAttachment(
 ): Promise<{ filename: string; content: Buffer; contentType: string } | null> {
   const site = await siteOfTenant(db, event.tenantId, event.siteId);
   if (!site) return null;
-  const report = await monthlyReport(db, event.tenantId, site, event.period);
-  return {
-    filename: reportFileName(report),
-    content: await renderReportPdf(report, options),
-    contentType: 'application/pdf',
-  };
+  const { filename, content } = await monthlyReportFile(db, event.tenantId, site, event.period, options);
+  return { filename, content: Buffer.from(content), contentType: PDF_CONTENT_TYPE };
 }
 
 /**

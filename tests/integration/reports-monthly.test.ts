@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as notificationsRoute from '@/app/api/v1/notifications/route';
@@ -12,6 +13,8 @@ import {
   notificationDeliveries,
   notificationOutbox,
   organizations,
+  reportPdfs,
+  reportRenderLeases,
   runs,
   type Site,
   sites,
@@ -401,5 +404,139 @@ describe('the monthly mail', () => {
       stored.map((m) => /Attached: (\S+) \(application\/pdf, (\d+) bytes\)$/.exec(m.text)?.[1]).sort(),
     ).toEqual(['links-only.example-2026-10.pdf', 'report.example-2026-10.pdf']);
     expect(stored.every((m) => !m.text.includes('JVBER'))).toBe(true);
+  }, 120_000);
+});
+
+describe('the stored print', () => {
+  let site: Site;
+
+  const download = async (month: string) => {
+    const res = await monthlyRoute.GET(
+      new Request(`http://localhost:3000/api/v1/sites/${site.id}/reports/monthly?month=${month}`, {
+        headers: { authorization: `Bearer ${owner.token}` },
+      }),
+      { params: Promise.resolve({ id: site.id }) },
+    );
+    return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+  };
+  const storedRows = () => db.select().from(reportPdfs).where(eq(reportPdfs.site_id, site.id));
+  /** Another organization (members play no part here; signing in goes through Resend by now). */
+  const insertOrganization = async (slug: string) => {
+    const id = randomUUID();
+    await db.insert(organizations).values({ id, name: slug, slug });
+    return id;
+  };
+  /** Bytes no Chromium prints: answered only from the stored row. */
+  const MARKER = Buffer.from('%PDF-stored-marker');
+
+  beforeAll(async () => {
+    const id = await insertSite(db, owner.tenantId, 'cache.example');
+    await db
+      .update(sites)
+      .set({ uptime_enabled: 0, created_at: OCT - 60 * DAY })
+      .where(eq(sites.id, id));
+    site = await siteRow(id);
+    await crawl(site, OCT + 2 * DAY, 5, 70);
+  });
+
+  it('answers a repeat download from the stored print, and prints again once the data changed', async () => {
+    const first = await download(PERIOD);
+    expect(first.res.status).toBe(200);
+    expect((await pdfText(first.bytes)).text).toContain('found 5 broken links');
+    const [row] = await storedRows();
+    expect(row).toMatchObject({ tenant_id: owner.tenantId, period: PERIOD });
+    expect(Buffer.from(row!.pdf).equals(first.bytes)).toBe(true);
+
+    // The same data: the stored bytes, whatever they are, and Chromium is not asked.
+    await db.update(reportPdfs).set({ pdf: MARKER }).where(eq(reportPdfs.site_id, site.id));
+    const repeat = await download(PERIOD);
+    expect(repeat.res.status).toBe(200);
+    expect(repeat.res.headers.get('content-disposition')).toBe(
+      'attachment; filename="cache.example-2026-10.pdf"',
+    );
+    expect(repeat.bytes.equals(MARKER)).toBe(true);
+
+    // A new completed crawl in the month: printed again, with its figures.
+    await crawl(site, OCT + 20 * DAY, 9, 71);
+    const crawled = await download(PERIOD);
+    expect(crawled.bytes.equals(MARKER)).toBe(false);
+    expect((await pdfText(crawled.bytes)).text).toContain('found 9 broken links');
+    expect(await storedRows()).toHaveLength(1);
+
+    // A renamed organization, and an app turned off, each print again too.
+    await db.update(reportPdfs).set({ pdf: MARKER }).where(eq(reportPdfs.site_id, site.id));
+    await db.update(organizations).set({ name: 'Acme Renamed' }).where(eq(organizations.id, owner.tenantId));
+    try {
+      const renamed = await download(PERIOD);
+      expect(renamed.bytes.equals(MARKER)).toBe(false);
+      expect((await pdfText(renamed.bytes)).text).toContain('Acme Renamed');
+    } finally {
+      await db.update(organizations).set({ name: ORG }).where(eq(organizations.id, owner.tenantId));
+    }
+    await db.update(reportPdfs).set({ pdf: MARKER }).where(eq(reportPdfs.site_id, site.id));
+    await db.update(sites).set({ seo_enabled: 0 }).where(eq(sites.id, site.id));
+    const seoOff = await download(PERIOD);
+    expect(seoOff.bytes.equals(MARKER)).toBe(false);
+    expect((await pdfText(seoOff.bytes)).text).not.toContain('SEO');
+  }, 120_000);
+
+  it("never answers another tenant's stored print", async () => {
+    const other = await insertOrganization('cache-stranger');
+    await download(PERIOD);
+    const [row] = await storedRows();
+    // The other tenant's row for the same site, month and fingerprint: never read for the owner.
+    await db.insert(reportPdfs).values({ ...row!, tenant_id: other, pdf: MARKER });
+    await db
+      .delete(reportPdfs)
+      .where(and(eq(reportPdfs.site_id, site.id), eq(reportPdfs.tenant_id, owner.tenantId)));
+    const again = await download(PERIOD);
+    expect(again.res.status).toBe(200);
+    expect(again.bytes.equals(MARKER)).toBe(false);
+    expect(again.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const rows = await storedRows();
+    expect(rows.map((r) => [r.tenant_id, Buffer.from(r.pdf).equals(MARKER)]).sort()).toEqual(
+      [
+        [owner.tenantId, false],
+        [other, true],
+      ].sort(),
+    );
+  }, 60_000);
+
+  it('prints one report at a time per organization: a second request waits, then 429 with Retry-After', async () => {
+    // Two at once of a month not printed yet: one print, both answered its bytes.
+    const [a, b] = await Promise.all([download('2026-09'), download('2026-09')]);
+    expect([a.res.status, b.res.status]).toEqual([200, 200]);
+    expect(a.bytes.equals(b.bytes)).toBe(true);
+    expect(await db.select().from(reportRenderLeases)).toEqual([]);
+
+    // Another organization's print does not hold this one's.
+    const other = await insertOrganization('cache-lease');
+    await db.insert(reportRenderLeases).values({ tenant_id: other, holder: 'x', until: Date.now() + 60_000 });
+    expect((await download('2026-08')).res.status).toBe(200);
+
+    // This organization's print under way (another process's lease): waited for until it ends.
+    const start = Date.now();
+    await db
+      .insert(reportRenderLeases)
+      .values({ tenant_id: owner.tenantId, holder: 'y', until: start + 1_500 });
+    expect((await download('2026-07')).res.status).toBe(200);
+    expect(Date.now() - start).toBeGreaterThanOrEqual(1_400);
+
+    // Still under way after the wait: 429, told when to come back.
+    await db
+      .insert(reportRenderLeases)
+      .values({ tenant_id: owner.tenantId, holder: 'z', until: Date.now() + 60_000 });
+    const busy = await call(monthlyRoute.GET, {
+      path: `/api/v1/sites/${site.id}/reports/monthly?month=2026-06`,
+      token: owner.token,
+      params: { id: site.id },
+    });
+    expect(busy.status).toBe(429);
+    expect(busy.headers.get('retry-after')).toBe('5');
+    expect(busy.body).toEqual({
+      error: 'another monthly report of this organization is being printed; try again in a few seconds',
+    });
+    await db.delete(reportRenderLeases);
+    expect((await download('2026-06')).res.status).toBe(200);
   }, 120_000);
 });

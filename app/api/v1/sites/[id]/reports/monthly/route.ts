@@ -18,8 +18,11 @@ export const GET = apiRoute(
     },
     summary: "The site's branded monthly report as a PDF",
     description:
-      "The stakeholder report the monthly mail attaches: the organization's name, the period, then broken links and their trend over the month's completed crawls, the SEO score, the accessibility score and WCAG 2.2 AA verdict of the month's last scan, and uptime and incidents per monitor, in that order; the section of an app that is off for the site is left out. Printed by Chromium on request (a second or two).",
-    errors: { 422: 'month is not a YYYY-MM month, or is still to come' },
+      "The stakeholder report the monthly mail attaches: the organization's name, the period, then broken links and their trend over the month's completed crawls, the SEO score, the accessibility score and WCAG 2.2 AA verdict of the month's last scan, and uptime and incidents per monitor, in that order; the section of an app that is off for the site is left out. Printed by Chromium (a second or two) when its content has changed since the last print of the month, else the stored print is sent; an organization's reports are printed one at a time, and a request that finds another print of its organization under way waits for it (up to 10 s).",
+    errors: {
+      422: 'month is not a YYYY-MM month, or is still to come',
+      429: 'another report of the organization was still being printed after 10 s of waiting; Retry-After says when to try again',
+    },
   },
   ({ db, principal, params, query }) => monthlyReportPdf(db, principal, params.id, query.month),
 );

@@ -5,7 +5,7 @@ import { failureMessage, requestJson } from '@/components/api/client';
 import type { A11yCriterion, A11yManualCheck, A11yReport } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
-import { FormError, SelectField, TextField } from '@/components/ui/field';
+import { EditorActions, SelectField, TextField } from '@/components/ui/field';
 import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Badge } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
@@ -249,15 +249,7 @@ function ManualCheckForm({
         <option value="failed">Failed</option>
       </SelectField>
       <TextField label="Note" value={note} maxLength={1000} onChange={(e) => setNote(e.target.value)} />
-      <FormError>{error}</FormError>
-      <div className="flex gap-2">
-        <Button type="submit" size="sm" variant="primary" pending={pending}>
-          Save
-        </Button>
-        <Button size="sm" variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <EditorActions error={error} pending={pending} saveLabel="Save" onCancel={onCancel} />
     </form>
   );
 }

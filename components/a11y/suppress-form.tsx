@@ -4,7 +4,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { failureMessage, requestJson } from '@/components/api/client';
 import type { A11ySuppressionResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
-import { FormError, TextAreaField } from '@/components/ui/field';
+import { EditorActions, TextAreaField } from '@/components/ui/field';
 
 type Scope = 'rule' | 'element' | 'occurrence';
 
@@ -146,15 +146,7 @@ function SuppressForm({
         onChange={(e) => setReason(e.target.value)}
         className="[&_textarea]:font-sans"
       />
-      <FormError>{error}</FormError>
-      <div className="flex gap-2">
-        <Button type="submit" size="sm" variant="primary" pending={pending}>
-          Suppress
-        </Button>
-        <Button size="sm" variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <EditorActions error={error} pending={pending} saveLabel="Suppress" onCancel={onCancel} />
     </form>
   );
 }

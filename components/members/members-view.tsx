@@ -8,7 +8,7 @@ import { SiteChecklist } from '@/components/sites/site-checklist';
 import { Announcement, focusShown, useAnnouncer } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { CheckboxField, FormError } from '@/components/ui/field';
+import { CheckboxField, EditorActions } from '@/components/ui/field';
 import { formatDateTime } from '@/components/ui/format';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
 import {
@@ -303,15 +303,13 @@ function AccessEditor({
         checked={canCrawl}
         onChange={(e) => setCanCrawl(e.target.checked)}
       />
-      <FormError>{error}</FormError>
-      <div className="flex gap-2">
-        <Button variant="primary" size="sm" pending={pending} onClick={save}>
-          Save access
-        </Button>
-        <Button size="sm" variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <EditorActions
+        error={error}
+        pending={pending}
+        saveLabel="Save access"
+        onSave={save}
+        onCancel={onCancel}
+      />
     </div>
   );
 }

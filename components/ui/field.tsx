@@ -210,3 +210,42 @@ export function SubmitWithStatus({
     </div>
   );
 }
+
+/**
+ * The foot of a small editor opened in place (a criterion's verdict, a suppression, a member's
+ * access): its error, then save and cancel. Save submits the form around it, or calls `onSave`
+ * where the editor is no form of its own.
+ */
+export function EditorActions({
+  error,
+  pending,
+  saveLabel,
+  onSave,
+  onCancel,
+}: {
+  error: ReactNode;
+  pending: boolean;
+  saveLabel: string;
+  onSave?: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      <FormError>{error}</FormError>
+      <div className="flex gap-2">
+        <Button
+          type={onSave ? 'button' : 'submit'}
+          size="sm"
+          variant="primary"
+          pending={pending}
+          onClick={onSave}
+        >
+          {saveLabel}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </>
+  );
+}

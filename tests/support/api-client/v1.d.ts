@@ -593,7 +593,7 @@ export interface paths {
         };
         /**
          * The site's branded monthly report as a PDF
-         * @description The stakeholder report the monthly mail attaches: the organization's name, the period, then broken links and their trend over the month's completed crawls, the SEO score, the accessibility score and WCAG 2.2 AA verdict of the month's last scan, and uptime and incidents per monitor, in that order; the section of an app that is off for the site is left out. Printed by Chromium on request (a second or two).
+         * @description The stakeholder report the monthly mail attaches: the organization's name, the period, then broken links and their trend over the month's completed crawls, the SEO score, the accessibility score and WCAG 2.2 AA verdict of the month's last scan, and uptime and incidents per monitor, in that order; the section of an app that is off for the site is left out. Printed by Chromium (a second or two) when its content has changed since the last print of the month, else the stored print is sent; an organization's reports are printed one at a time, and a request that finds another print of its organization under way waits for it (up to 10 s).
          */
         get: operations["getV1SitesByIdReportsMonthly"];
         put?: never;
@@ -933,7 +933,7 @@ export interface paths {
         };
         /**
          * Hourly latency and failures per region, incidents and uptime over the last `hours`
-         * @description Closed UTC hours only: one bucket per region and hour with its probes, failures and nearest-rank p50/p95 over the successful probes (raw results are rolled up when an hour closes; buckets are kept 90 days). events are the incidents overlapping the range; uptimePct is incident-based over the part of the range after the monitor was created.
+         * @description Closed UTC hours only: one bucket per region and hour with its probes, failures and nearest-rank p50/p95 over the successful probes (raw results are rolled up when an hour closes; buckets are kept 90 days). events are the incidents overlapping the range; uptimePct is incident-based over the time the monitor was watched in the range (after it was created, outside pauses: paused, app off or held at the allowance, when nothing probed it).
          */
         get: operations["getV1SitesByIdUptimeMonitorsByMonitorIdMetrics"];
         put?: never;
@@ -2349,7 +2349,7 @@ export interface components {
                 };
             };
         };
-        /** @description A downtime confirmed by 2 or more regions, closed after 2 healthy rounds (spec: Uptime incident) */
+        /** @description A downtime confirmed by 2 or more regions, closed after 2 healthy rounds or when the monitor stops being probed (spec: Uptime incident) */
         UptimeIncident: {
             /**
              * Format: uuid
@@ -2365,7 +2365,7 @@ export interface components {
             monitor_id: string;
             /** @description the round that confirmed the outage (epoch milliseconds) */
             down_at: number;
-            /** @description the first of the 2 healthy rounds in a row that closed it; null while open (epoch milliseconds) */
+            /** @description when it ended: the first of the 2 healthy rounds in a row that closed it, or the moment probing stopped (closed_by says which); null while open (epoch milliseconds) */
             recovered_at: number | null;
             /** @description the failing regions' majority cause: dns, tls, timeout, http_5xx, http_4xx, redirect, network; null when none */
             cause: ("dns" | "tls" | "timeout" | "http_5xx" | "http_4xx" | "redirect" | "network") | null;
@@ -2373,6 +2373,8 @@ export interface components {
             regions: string | null;
             /** @description when it was recorded (epoch milliseconds) */
             created_at: number;
+            /** @description what closed it: recovery (2 healthy rounds, recovery notification sent), or what stopped the probing while it was open, with no notification since nothing recovered: monitor (paused), app (the site's Uptime app turned off), allowance (held past the monitor allowance); null while open */
+            closed_by: ("recovery" | "monitor" | "app" | "allowance") | null;
         };
         /** @description A URL probed from four regions on a cadence (spec: Uptime monitor) */
         UptimeMonitor: {
@@ -5307,15 +5309,6 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description month is not a YYYY-MM month, or is still to come */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
@@ -5343,8 +5336,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure naming the field; month is not a YYYY-MM month, or is still to come */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description another report of the organization was still being printed after 10 s of waiting; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6833,6 +6835,8 @@ export interface operations {
                             active: boolean;
                             /** @description monitor: enabled is 0; app: the site's Uptime app is off; allowance: the organization has more monitors than its allowance (ALLOWANCE_MONITORS per site, pooled) with overage off, and this is one of the newest, held until overage is on or the pool allows it again; null while active */
                             pausedBy: ("monitor" | "app" | "allowance") | null;
+                            /** @description whatever else holds it besides pausedBy, in the same order (monitor, app, allowance): a paused monitor whose site has the app off, or that is past the allowance, stays stopped when resumed; empty with one reason or none */
+                            alsoPausedBy: ("monitor" | "app" | "allowance")[];
                             /** @description when the next round is due; null while paused (epoch milliseconds) */
                             nextRoundAt: number | null;
                         };
@@ -6914,7 +6918,7 @@ export interface operations {
                         hours: components["schemas"]["HourlyBucket"][];
                         /** @description the incidents overlapping the range, oldest first */
                         events: components["schemas"]["UptimeIncident"][];
-                        /** @description incident-based: the share of the range after the monitor was created not covered by an incident, in percent; null when it did not exist in the range */
+                        /** @description incident-based: the share of the time the monitor was watched in the range (after it was created, outside pauses: paused, app off, held at the allowance) not covered by an incident, in percent; null when it was not watched in any of the range */
                         uptimePct: number | null;
                     };
                 };

@@ -22,6 +22,40 @@ import { Table, Td, Th } from '@/components/ui/table';
 const money = (cents: number, currency: string) =>
   new Intl.NumberFormat('en', { style: 'currency', currency }).format(cents / 100);
 
+/**
+ * What is stopped at an allowance now: apps paused on a site for the rest of the month, and
+ * uptime monitors held past the organization's pooled allowance (which no new month frees).
+ */
+export function AllowancePauses({ billing: b }: { billing: Pick<Billing, 'pausedSites' | 'monitorsHeld'> }) {
+  if (b.pausedSites.length === 0 && b.monitorsHeld === 0) return null;
+  return (
+    <Alert tone="warning" title="Paused at allowance">
+      <ul className="mt-1 list-disc pl-5">
+        {b.pausedSites.map((p) => (
+          <li key={`${p.siteId}-${p.app}`}>
+            {p.hostname}: {p.app === 'crawl' ? 'crawling' : 'accessibility scans'} paused since{' '}
+            {formatDateTime(p.pausedAt)}
+          </li>
+        ))}
+        {b.monitorsHeld > 0 ? (
+          <li>
+            {b.monitorsHeld === 1 ? '1 uptime monitor' : `${b.monitorsHeld} uptime monitors`} held past the
+            organization&apos;s monitor allowance (the newest are not probed)
+          </li>
+        ) : null}
+      </ul>
+      <p className="mt-2">
+        Turn overage on to resume {b.pausedSites.length + b.monitorsHeld > 1 ? 'them' : 'it'}
+        {b.pausedSites.length > 0 ? ', or wait for next month' : ''}
+        {b.monitorsHeld > 0
+          ? '. A held monitor also probes again when an older one is deleted or a site added'
+          : ''}
+        .
+      </p>
+    </Alert>
+  );
+}
+
 export function BillingView() {
   const billing = useResource<Billing>('/v1/billing');
   const usage = useResource<OrgUsage>('/v1/usage');
@@ -104,19 +138,7 @@ export function BillingView() {
         <FormError className="mt-3">{error}</FormError>
       </Section>
 
-      {b.pausedSites.length > 0 ? (
-        <Alert tone="warning" title="Paused at allowance">
-          <ul className="mt-1 list-disc pl-5">
-            {b.pausedSites.map((p) => (
-              <li key={`${p.siteId}-${p.app}`}>
-                {p.hostname}: {p.app === 'crawl' ? 'crawling' : 'accessibility scans'} paused since{' '}
-                {formatDateTime(p.pausedAt)}
-              </li>
-            ))}
-          </ul>
-          <p className="mt-2">Turn overage on to resume them, or wait for next month.</p>
-        </Alert>
-      ) : null}
+      <AllowancePauses billing={b} />
 
       <PlainSection titleId="usage-title" title={`Usage this month (${b.projected.period})`}>
         {usage.error ? (

@@ -2,7 +2,7 @@ import { and, asc, eq, sql, sum } from 'drizzle-orm';
 import { config } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { appPauses, sites, usageLedger } from '@/lib/db/schema';
-import { monitorPool } from './monitors';
+import { monitorPool, monitorsHeldAtAllowance } from './monitors';
 import { billingPeriod } from './period';
 import { OVERAGE_PRICES, overAllowance, type PriceKey, priceOf } from './pricing';
 import { includedSites, overageState, setOverage } from './settings';
@@ -30,6 +30,12 @@ export type Billing = {
   crawlPaused: boolean;
   a11yPaused: boolean;
   pausedSites: PausedApp[];
+  /**
+   * Uptime monitors held at the pooled allowance: with overage off, the newest past it are not
+   * probed (./monitors.ts). Held, not paused for the period: they probe again as soon as overage
+   * is on, a monitor is deleted or a site added. 0 with overage on.
+   */
+  monitorsHeld: number;
   projected: {
     period: string;
     currency: 'USD';
@@ -40,7 +46,7 @@ export type Billing = {
 
 /**
  * The billing resource: the overage switch, which apps are paused at their allowance this period,
- * and the bill projected from this period's metered usage. The usage ledger keeps deleted sites'
+ * how many uptime monitors are held at theirs, and the bill projected from this period's metered usage. The usage ledger keeps deleted sites'
  * rows, so their pages still count; a deleted site no longer takes a site slot.
  */
 export async function getBilling(db: Db, tenantId: string, now = Date.now()): Promise<Billing> {
@@ -63,6 +69,7 @@ export async function getBilling(db: Db, tenantId: string, now = Date.now()): Pr
         .where(and(eq(appPauses.tenant_id, tenantId), eq(appPauses.billing_period, period)))
         .orderBy(asc(sites.hostname), asc(appPauses.app));
 
+  const monitorsHeld = overageEnabled ? 0 : (await monitorsHeldAtAllowance(db, tenantId)).size;
   const lines = await projectedLines(db, tenantId, period);
   const charged = lines.map((line) => ({ ...line, amountCents: overageEnabled ? line.amountCents : 0 }));
   return {
@@ -70,6 +77,7 @@ export async function getBilling(db: Db, tenantId: string, now = Date.now()): Pr
     crawlPaused: pausedSites.some((p) => p.app === 'crawl'),
     a11yPaused: pausedSites.some((p) => p.app === 'a11y'),
     pausedSites,
+    monitorsHeld,
     projected: {
       period,
       currency: 'USD',

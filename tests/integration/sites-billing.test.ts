@@ -91,6 +91,7 @@ describe('GET/PATCH /v1/billing', () => {
       crawlPaused: false,
       a11yPaused: false,
       pausedSites: [],
+      monitorsHeld: 0,
       projected: { period: billingPeriod(), currency: 'USD', lines: [], totalCents: 0 },
     });
   });

@@ -271,7 +271,11 @@ describe('monitors past the pool with overage off', () => {
     expect((await probedNow()).sort()).toEqual([...ids].sort());
 
     // Overage off with 4 monitors on a pool of 2: the two newest are held, their own enabled untouched.
-    expect((await setOverage(false)).status).toBe(200);
+    const off = await setOverage(false);
+    expect(off.status).toBe(200);
+    // The billing resource counts them beside the paused apps.
+    expect(off.body).toMatchObject({ overageEnabled: false, monitorsHeld: 2 });
+    expect((await call(billingRoute.GET, { path: '/api/v1/billing', token })).body.monitorsHeld).toBe(2);
     expect((await probedNow()).sort()).toEqual([a, b].sort());
     expect((await live(c)).body.probing).toEqual({
       active: false,
@@ -295,8 +299,11 @@ describe('monitors past the pool with overage off', () => {
     // A kept monitor deleted: the next one in line is probed again, at once (its round was due).
     await remove(b);
     expect((await probedNow()).sort()).toEqual([a, c].sort());
+    expect((await call(billingRoute.GET, { path: '/api/v1/billing', token })).body.monitorsHeld).toBe(1);
     // Overage on: every monitor probes, nothing is held.
-    expect((await setOverage(true)).status).toBe(200);
+    const on = await setOverage(true);
+    expect(on.status).toBe(200);
+    expect(on.body.monitorsHeld).toBe(0);
     expect((await probedNow()).sort()).toEqual([a, c, d].sort());
     expect((await live(d)).body.probing).toMatchObject({ active: true, pausedBy: null });
     expect(await notifyMonitorsHeld(db, Date.now())).toBe(0);

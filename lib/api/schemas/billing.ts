@@ -52,6 +52,9 @@ export const billingResponse = z
           .describe('one app paused on one site'),
       )
       .describe('the apps paused at their allowance this period'),
+    monitorsHeld: count.describe(
+      "uptime monitors held at the organization's pooled monitor allowance (2 per site) with overage off: the newest past it are not probed until overage is turned on, a monitor is deleted or a site added; 0 with overage on",
+    ),
     projected: z
       .object({
         period: z.string().describe('billing period YYYY-MM (UTC month)'),

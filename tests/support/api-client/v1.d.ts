@@ -1352,6 +1352,8 @@ export interface components {
                 /** @description epoch milliseconds */
                 pausedAt: number;
             }[];
+            /** @description uptime monitors held at the organization's pooled monitor allowance (2 per site) with overage off: the newest past it are not probed until overage is turned on, a monitor is deleted or a site added; 0 with overage on */
+            monitorsHeld: number;
             /** @description the bill projected from this period's metered usage */
             projected: {
                 /** @description billing period YYYY-MM (UTC month) */

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
+import { linkTargets } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
 import { isSeoCheckId, type SeoCheckId, type SeoImpact, seoCheck } from '@/lib/seo/checks';
 import { getVisibleSite } from '@/lib/sites/access';
@@ -60,8 +61,8 @@ const IMPACT_ORDER: Record<SeoImpact, number> = { critical: 0, serious: 1, moder
  * GET /v1/sites/{id}/url-details?url=: one URL of the latest crawl (or of `runId`, while its URLs
  * are stored) as the pages list shows it, with its redirect chain, the crawled pages linking to it
  * (anchor text and selector; paged by source URL), the links on it with their targets' outcome, and
- * its SEO issues. The inlinks are found by containment in the pages' stored links, read in URL order
- * so a page of them stops early for a much-linked URL.
+ * its SEO issues. The inlinks are found by containment in the pages' link targets (an index lookup on
+ * a finished run), read in URL order so a page of them stops early for a much-linked URL.
  */
 export async function getUrlDetail(
   db: Db,
@@ -87,6 +88,10 @@ export async function getUrlDetail(
     );
   }
 
+  // Finalization counts every row's inlinks at once, so this row says whether the run's rows are in
+  // the link-target index (a finished run's are; a running crawl's, or one finished before inlinks
+  // were counted, are found by reading the run's pages).
+  const counted = row.inlinks !== null;
   const limit = query.inlinksLimit ?? DEFAULT_INLINKS_PAGE;
   const after =
     query.inlinksCursor === undefined
@@ -101,7 +106,7 @@ export async function getUrlDetail(
       sql`select p.url as source_url, l.link ->> 1 as link_text, l.link ->> 2 as link_selector
           from crawl_urls p cross join lateral jsonb_array_elements(p.links) as l(link)
           where p.run_id = ${run.id}::uuid
-            and p.links @> jsonb_build_array(jsonb_build_array(${query.url}::text))
+            and ${linkTargets} @> jsonb_build_array(${query.url}::text)${counted ? sql` and p.inlinks is not null` : sql``}
             and l.link ->> 0 = ${query.url}
             ${after === null ? sql`` : sql`and p.url > ${after}`}
           order by p.url

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@/lib/auth/principal';
 import { listCrawledUrls, PAGE_SORTS } from '@/lib/crawl/pages';
+import { getUrlDetail } from '@/lib/crawl/url-detail';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { useTestDatabase } from '../support/db';
@@ -11,7 +12,8 @@ import { insertSite } from '../support/fixtures';
  * A page of a finished crawl's URLs under any sort is read from an index (migration 0014), not sorted
  * from every row of the run: each sort key, as the pages list's query flattens it, must be exactly the
  * expression of its crawl_urls index. The list's own query is captured and explained with sequential
- * scans and sorts priced out, so the plan names the index whenever one matches.
+ * scans and sorts priced out, so the plan names the index whenever one matches. A URL's inlinks
+ * (url-details) are found through the link-target index (migration 0018) the same way.
  */
 
 let db: Db;
@@ -90,9 +92,17 @@ async function planOf(runId: string | undefined, sort: (typeof PAGE_SORTS)[numbe
   const [query] = (
     await captured((logging) => listCrawledUrls(logging, principal, siteId, runId, { sort, order: 'desc' }))
   ).filter((statement) => statement.includes('picked'));
+  return explained(query!);
+}
+
+/**
+ * EXPLAIN of `query` with sequential scans priced out, and sorts too unless `sorts` (a few rows found
+ * through an index are sorted; without sorting, the primary key's order would win).
+ */
+async function explained(query: string, sorts = false): Promise<string> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
-    await tx.execute(sql`set local enable_sort = off`);
+    if (!sorts) await tx.execute(sql`set local enable_sort = off`);
     const rows = (await tx.execute(sql.raw(`explain ${query}`))) as unknown as
       | { rows: Record<string, string>[] }
       | Record<string, string>[];
@@ -126,5 +136,76 @@ describe('the pages list of a finished crawl', () => {
     expect(new Set(seen).size).toBe(40);
     // A filter that matches nothing is an empty page, not a 404.
     expect((await listCrawledUrls(db, principal, siteId, runId, { status: '5xx' })).pages).toEqual([]);
+  });
+});
+
+describe("a URL's inlinks (url-details)", () => {
+  const ROOT = 'https://sorts.example/';
+
+  /** A run of storeRun's 40 pages, each linking to the root, and the root's own row. */
+  async function runLinkingRoot(state: 'running' | 'completed' | 'legacy'): Promise<string> {
+    // One running crawl per site: the pages list's tests above left one.
+    await db.execute(
+      sql`update runs set state = 'failed' where site_id = ${siteId}::uuid and state = 'running'`,
+    );
+    const runId = await storeRun(state);
+    await db.execute(sql`
+      insert into crawl_urls (run_id, url, kind, depth, state, verdict, status_code, is_page, inlinks)
+      values (${runId}::uuid, ${ROOT}, 'internal', 0, 'done', 'ok', 200, 1, ${state === 'completed' ? 40 : null})`);
+    return runId;
+  }
+
+  /** Every page linking to the root, read a page of 15 at a time. */
+  async function allInlinks(runId: string): Promise<string[]> {
+    const seen: string[] = [];
+    let inlinksCursor: string | undefined;
+    do {
+      const detail = await getUrlDetail(db, principal, siteId, runId, {
+        url: ROOT,
+        inlinksLimit: 15,
+        inlinksCursor,
+      });
+      seen.push(...detail.inlinks.map((l) => l.source_url));
+      inlinksCursor = detail.inlinksNextCursor ?? undefined;
+    } while (inlinksCursor);
+    return seen;
+  }
+
+  it('of a finished crawl are looked up in the link-target index, not read from every page of the run', async () => {
+    const runId = await runLinkingRoot('completed');
+    expect(await allInlinks(runId)).toHaveLength(40);
+    // On a run of some size, a URL linked from a few pages (as most are) is looked up in the index,
+    // where reading the run would open every page's links.
+    const [big] = await db
+      .insert(schema.runs)
+      .values({
+        site_id: siteId,
+        tenant_id: principal.tenantId,
+        started_at: Date.now(),
+        state: 'completed',
+        kind: 'crawl',
+      })
+      .returning({ id: schema.runs.id });
+    await db.execute(sql`
+      insert into crawl_urls (run_id, url, kind, depth, state, verdict, status_code, is_page, links, inlinks)
+      select ${big!.id}::uuid, 'https://sorts.example/' || i, 'internal', 1, 'done', 'ok', 200, 1,
+        jsonb_build_array(jsonb_build_array(${ROOT}::text, 'Home', null, null),
+                          jsonb_build_array('https://sorts.example/' || ((i * 7) % 2000), 'Next', null, null)), 1
+      from generate_series(0, 1999) i`);
+    await db.execute(sql`analyze crawl_urls`);
+    const [query] = (
+      await captured((logging) =>
+        getUrlDetail(logging, principal, siteId, big!.id, { url: 'https://sorts.example/7' }),
+      )
+    ).filter((statement) => statement.includes('as link_text') && statement.includes('as source_url'));
+    expect(await explained(query!, true)).toContain('Bitmap Index Scan on crawl_urls_link_targets_idx');
+  });
+
+  it('of a running crawl, or one finalized before inlinks were counted, are all still found', async () => {
+    for (const state of ['running', 'legacy'] as const) {
+      const seen = await allInlinks(await runLinkingRoot(state));
+      expect(seen, state).toHaveLength(40);
+      expect(new Set(seen).size, state).toBe(40);
+    }
   });
 });

@@ -133,6 +133,12 @@ export const crawlUrlOwnStatus = sql`case when redirect_chain is null then statu
 export const crawlUrlOutlinks = sql`case when links is null then null else jsonb_array_length(links) end`;
 
 /**
+ * The target URLs of a page's links as a JSON array (null when it has none): the expression of
+ * crawl_urls_link_targets_idx, so a query must write it the same way to use that index.
+ */
+export const linkTargets = sql`jsonb_path_query_array(links, '$[*][0]')`;
+
+/**
  * The crawl frontier: every distinct URL a run discovered, internal pages to fetch and parse and
  * external targets to check. Leased in batches with FOR UPDATE SKIP LOCKED so any number of workers
  * can share a run; an expired lease returns the URL to the pool.
@@ -213,6 +219,12 @@ export const crawlUrls = pgTable(
     ).map(([name, key]) =>
       index(`crawl_urls_sort_${name}_idx`).on(t.run_id, key, t.url).where(sql`${t.inlinks} is not null`),
     ),
+    // A URL's inlinks (lib/crawl/url-detail.ts): the pages whose links name it as a target, found by
+    // containment in their target URLs alone (one entry per target, not per anchor text or selector).
+    // Over counted rows only, like the sorts: finalization fills it once, the crawl's writes never do.
+    index('crawl_urls_link_targets_idx')
+      .using('gin', sql`${linkTargets} jsonb_path_ops`)
+      .where(sql`${t.inlinks} is not null`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "crawl_urls_link_targets_idx" ON "crawl_urls" USING gin (jsonb_path_query_array(links, '$[*][0]') jsonb_path_ops) WHERE "crawl_urls"."inlinks" is not null;

@@ -9,12 +9,13 @@ import { requireDashboard } from '@/lib/dashboard/session';
 export const metadata: Metadata = { title: 'Notifications' };
 
 export default async function NotificationsPage() {
-  const { role, activeOrganization } = await requireDashboard();
+  const { role } = await requireDashboard();
   return (
     <>
       <PageHeader
         title="Notifications"
-        description={`Who hears about ${activeOrganization.name}'s sites: by email and in chat.`}
+        // Not "<name>'s sites": the default name already ends in "'s sites" ("dev's sites's sites").
+        description="Who hears about this organization's sites: by email and in chat."
         actions={
           isAdminRole(role) ? (
             <Link href="/notifications/deliveries" className={buttonClass('secondary')}>

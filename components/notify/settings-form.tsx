@@ -1,10 +1,10 @@
 'use client';
 
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { ApiClientError, failureMessage } from '@/components/api/client';
 import type { MemberView, NotificationSettings } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
-import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
+import { ErrorSummary, type SummaryError, useSummaryFocus } from '@/components/ui/error-summary';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '@/components/ui/field';
 import { WEBHOOK_KIND_LABELS } from '@/components/uptime/words';
 import type { RecipientList, WebhookList } from '@/lib/notify/kinds';
@@ -53,14 +53,9 @@ export function NotificationSettingsForm({
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [pending, setPending] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const summary = useRef<HTMLDivElement>(null);
+  const { summary, focusSummary } = useSummaryFocus();
   const prefix = useId();
   const idOf = (field: SettingsField | string) => `${prefix}-${field.replace('.', '-')}`;
-
-  useEffect(() => {
-    if (attempt > 0) summary.current?.focus();
-  }, [attempt]);
 
   function change(update: (d: SettingsDraft) => SettingsDraft) {
     setSaved(false);
@@ -74,7 +69,7 @@ export function NotificationSettingsForm({
     const found = checkDraft(draft);
     setErrors(found);
     if (Object.keys(found).length > 0) {
-      setAttempt((n) => n + 1);
+      focusSummary();
       return;
     }
     setPending(true);
@@ -88,7 +83,7 @@ export function NotificationSettingsForm({
       const { field, text } = status === 422 ? fieldOfApiError(message) : { field: null, text: message };
       if (field) setErrors({ [field]: text });
       else setProblem(message);
-      setAttempt((n) => n + 1);
+      focusSummary();
     } finally {
       setPending(false);
     }

@@ -1,9 +1,9 @@
 'use client';
 
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { ApiClientError, failureMessage, requestJson } from '@/components/api/client';
 import type { SearchConnection } from '@/components/api/types';
-import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
+import { ErrorSummary, type SummaryError, useSummaryFocus } from '@/components/ui/error-summary';
 import { SubmitWithStatus, TextField } from '@/components/ui/field';
 import { formatNumber } from '@/components/ui/format';
 import { Section } from '@/components/ui/surface';
@@ -82,14 +82,9 @@ function DropAlertForm({
   const [problem, setProblem] = useState('');
   const [pending, setPending] = useState(false);
   const [saved, setSaved] = useState('');
-  const [attempt, setAttempt] = useState(0);
-  const summary = useRef<HTMLDivElement>(null);
+  const { summary, focusSummary } = useSummaryFocus();
   const prefix = useId();
   const idOf = (field: Field) => `${prefix}-${field}`;
-
-  useEffect(() => {
-    if (attempt > 0) summary.current?.focus();
-  }, [attempt]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -102,7 +97,7 @@ function DropAlertForm({
     }
     setErrors(found);
     if (Object.keys(found).length > 0) {
-      setAttempt((n) => n + 1);
+      focusSummary();
       return;
     }
     setPending(true);
@@ -128,7 +123,7 @@ function DropAlertForm({
       } else {
         setProblem(message);
       }
-      setAttempt((n) => n + 1);
+      focusSummary();
     }
   }
 

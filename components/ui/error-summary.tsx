@@ -1,9 +1,32 @@
 'use client';
 
-import { type MouseEvent, type ReactNode, type Ref, useId } from 'react';
+import {
+  type MouseEvent,
+  type ReactNode,
+  type Ref,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 
 /** One problem with one field: its text (naming the field) and the id of the control to go to. */
 export type SummaryError = { fieldId: string; text: string };
+
+/**
+ * The summary's ref and what a failed submit calls so that the summary takes focus: a new attempt
+ * each time, so it is read out again even when the errors are the same as the last time.
+ */
+export function useSummaryFocus() {
+  const summary = useRef<HTMLDivElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (attempt > 0) summary.current?.focus();
+  }, [attempt]);
+  const focusSummary = useCallback(() => setAttempt((n) => n + 1), []);
+  return { summary, focusSummary };
+}
 
 /**
  * What stopped a form from saving, shown where the person is: the form focuses it after a failed

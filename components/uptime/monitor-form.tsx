@@ -1,11 +1,11 @@
 'use client';
 
 import Link from 'next/link';
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { ApiClientError, failureMessage, requestJson } from '@/components/api/client';
 import type { MonitorResponse, UptimeMonitor } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
-import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
+import { ErrorSummary, type SummaryError, useSummaryFocus } from '@/components/ui/error-summary';
 import { SelectField, TextAreaField, TextField } from '@/components/ui/field';
 import { WEBHOOK_KINDS } from '@/lib/notify/webhook';
 import {
@@ -54,15 +54,9 @@ export function MonitorForm({
   const [errors, setErrors] = useState<DraftErrors>({});
   const [problem, setProblem] = useState<FormProblem | null>(null);
   const [pending, setPending] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const summary = useRef<HTMLDivElement>(null);
+  const { summary, focusSummary } = useSummaryFocus();
   const prefix = useId();
   const idOf = (field: DraftField) => `${prefix}-${field.replace('.', '-')}`;
-
-  // After a failed submit the summary takes focus (a new attempt number, even for the same errors).
-  useEffect(() => {
-    if (attempt > 0) summary.current?.focus();
-  }, [attempt]);
 
   const set = <K extends keyof MonitorDraft>(key: K, value: MonitorDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
@@ -73,7 +67,7 @@ export function MonitorForm({
     const found = checkDraft(draft);
     setErrors(found);
     if (Object.keys(found).length > 0) {
-      setAttempt((n) => n + 1);
+      focusSummary();
       return;
     }
     setPending(true);
@@ -106,7 +100,7 @@ export function MonitorForm({
           message,
         });
       }
-      setAttempt((n) => n + 1);
+      focusSummary();
     }
   }
 

@@ -226,6 +226,9 @@ const EXPIRY_CHOICES = [
   { days: '365', label: '1 year' },
 ];
 
+const NO_SITE_TICKED =
+  'need at least one tick, or untick “Limit to specific sites” for a key that sees every site.';
+
 function CreateKeyForm({
   sites,
   onCreated,
@@ -239,10 +242,18 @@ function CreateKeyForm({
   const [siteIds, setSiteIds] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<FormErrors<'name' | 'siteIds'>>({});
   const [pending, setPending] = useState(false);
+  const siteChoice = useRef<HTMLFieldSetElement>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setErrors({});
+    // Checked here because the API's own message ("omit it for a key that sees every site")
+    // speaks of a field the dashboard does not show: here the way out is the checkbox.
+    if (scoped && siteIds.size === 0) {
+      setErrors({ siteIds: NO_SITE_TICKED });
+      siteChoice.current?.querySelector('input')?.focus();
+      return;
+    }
     setPending(true);
     try {
       const result = await requestJson<KeyWithSecret>('/v1/keys', {
@@ -297,7 +308,7 @@ function CreateKeyForm({
         onChange={(e) => setScoped(e.target.checked)}
       />
       {scoped ? (
-        <fieldset aria-describedby={errors.siteIds ? 'key-sites-error' : undefined}>
+        <fieldset ref={siteChoice} aria-describedby={errors.siteIds ? 'key-sites-error' : undefined}>
           <legend className="text-sm font-medium text-zinc-800">Sites this key can access</legend>
           <SiteChecklist
             sites={sites}

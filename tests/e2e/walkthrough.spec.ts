@@ -45,3 +45,25 @@ test("the notifications header names the organization's sites once, not \"walker
   await expect(page.getByText("sites's sites")).toHaveCount(0);
 });
 
+test("a key limited to sites with none ticked says how to get out, in the dashboard's words", async ({
+  page,
+}) => {
+  await registerOnce(page);
+  await page.goto('/keys');
+  await settled(page);
+  await page.getByLabel('Name', { exact: true }).fill('Scoped to nothing');
+  await page.getByLabel('Limit to specific sites').check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+
+  const choice = page.getByRole('group', { name: 'Sites this key can access' });
+  await expect(choice).toHaveAccessibleDescription(
+    'Sites need at least one tick, or untick “Limit to specific sites” for a key that sees every site.',
+  );
+  await expect(page.getByText('omit it')).toHaveCount(0);
+  // The focus goes where the answer is: the first site to tick.
+  await expect(choice.getByRole('checkbox', { name: SITE_HOST })).toBeFocused();
+  // Nothing was created.
+  await expect(page.getByText('No API keys')).toBeVisible();
+  await expectNoAxeViolations(page, 'API keys, scoped key without sites');
+});
+

@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { failureMessage, requestJson } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { Site, SiteResponse } from '@/components/api/types';
@@ -50,7 +50,11 @@ function cadenceOptions(current: number | null) {
   return choices;
 }
 
-export function SiteSettingsForm({ site: initial }: { site: Site }) {
+/**
+ * The site's settings, then `children` (the page's other sections), then the danger zone: deleting
+ * stays last, below everything a user scrolls to, and reads the hostname as saved here.
+ */
+export function SiteSettingsForm({ site: initial, children }: { site: Site; children?: ReactNode }) {
   const router = useRouter();
   const [site, setSite] = useState(initial);
   const [rootUrl, setRootUrl] = useState(initial.root_url);
@@ -197,6 +201,8 @@ export function SiteSettingsForm({ site: initial }: { site: Site }) {
           Save settings
         </SubmitWithStatus>
       </form>
+
+      {children}
 
       <DeleteSite site={site} />
     </div>

@@ -67,3 +67,16 @@ test("a key limited to sites with none ticked says how to get out, in the dashbo
   await expectNoAxeViolations(page, 'API keys, scoped key without sites');
 });
 
+test('site settings keep "Delete site" last, below the site\'s notification receivers', async ({ page }) => {
+  await registerOnce(page);
+  await page.getByRole('link', { name: SITE_HOST, exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Site sections' })
+    .getByRole('link', { name: 'Settings' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Delete site' })).toBeVisible();
+  const headings = await page.locator('main h2').allTextContents();
+  expect(headings.indexOf('Notifications')).toBeGreaterThan(-1);
+  expect(headings.indexOf('Delete site')).toBe(headings.length - 1);
+  await expectNoAxeViolations(page, 'site settings');
+});

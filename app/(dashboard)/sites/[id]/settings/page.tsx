@@ -17,13 +17,8 @@ export default async function SiteSettingsPage({ params }: { params: Promise<{ i
   if (!isPrivileged(principal)) notFound();
   const site = await siteForPage((await params).id);
   return (
-    <>
-      <SiteSettingsForm site={siteResource(site)} />
-      {isAdminRole(principal.role) ? (
-        <div className="mt-8">
-          <SiteNotificationsSection siteId={site.id} />
-        </div>
-      ) : null}
-    </>
+    <SiteSettingsForm site={siteResource(site)}>
+      {isAdminRole(principal.role) ? <SiteNotificationsSection siteId={site.id} /> : null}
+    </SiteSettingsForm>
   );
 }

@@ -1,12 +1,12 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { failureMessage, requestJson } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { Site, SiteResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
-import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
+import { ErrorSummary, type SummaryError, useSummaryFocus } from '@/components/ui/error-summary';
 import { SelectField, SubmitWithStatus, TextAreaField, TextField } from '@/components/ui/field';
 import { formatCadence, parseStringArray } from '@/components/ui/format';
 import { Section } from '@/components/ui/surface';
@@ -64,13 +64,7 @@ export function SiteSettingsForm({ site: initial, children }: { site: Site; chil
   const [excludePaths, setExcludePaths] = useState(parseStringArray(initial.exclude_paths).join('\n'));
   const [stripParams, setStripParams] = useState(parseStringArray(initial.strip_params).join('\n'));
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [failures, setFailures] = useState(0);
-  const summary = useRef<HTMLDivElement>(null);
-
-  // After a failed save the summary takes the focus (a new count, even for the same error).
-  useEffect(() => {
-    if (failures > 0) summary.current?.focus();
-  }, [failures]);
+  const { summary, focusSummary } = useSummaryFocus();
   const [status, setStatus] = useState('');
   const [pending, setPending] = useState(false);
 
@@ -97,7 +91,7 @@ export function SiteSettingsForm({ site: initial, children }: { site: Site; chil
       router.refresh();
     } catch (e) {
       setErrors(formErrorsOf(e, FIELDS, 'Could not save the settings.'));
-      setFailures((n) => n + 1);
+      focusSummary();
     } finally {
       setPending(false);
     }

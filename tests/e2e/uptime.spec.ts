@@ -159,8 +159,35 @@ test('the monitor page: regions, uptime, latency, incidents; pause and resume mo
   await expect(paused).toBeVisible();
   await expect(paused.locator('xpath=..')).toBeFocused();
   await expect(page.getByText('Paused', { exact: true }).first()).toBeVisible();
+
+  // Paused, and the site's Uptime app turned off too: the notice says Resume alone will not probe.
+  const setApp = async (uptimeEnabled: boolean) =>
+    expect((await page.request.patch(`/v1/sites/${siteId}`, { data: { uptimeEnabled } })).status()).toBe(200);
+  await setApp(false);
+  try {
+    await page.reload();
+    await expect(
+      page.getByText("The site's Uptime app is also off, so resumed it stays stopped"),
+    ).toBeVisible();
+    await settled(page);
+    await snap(page, 'uptime-monitor-paused-app-off');
+    await expectNoAxeViolations(page, 'uptime monitor page (paused, app off)');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: 'Monitor resumed; it probes again once the Uptime app is on.' }),
+    ).toBeVisible();
+  } finally {
+    await setApp(true);
+  }
+  await page.reload();
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Monitor paused' })).toBeVisible();
   await page.getByRole('button', { name: 'Resume' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Monitor resumed' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Monitor resumed: every region probes it now.' }),
+  ).toBeVisible();
 });
 
 test('the monitor page polls its live state only while the browser tab is visible', async ({ page }) => {

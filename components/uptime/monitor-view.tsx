@@ -137,8 +137,8 @@ export function MonitorView({
       <Part id="uptime" title="Uptime">
         <p className="mb-3 text-sm text-zinc-600">
           The share of each period not covered by an incident (an outage two or more regions confirmed),
-          counted from when the monitor was created and leaving out the time it was paused, stopped or
-          held (nothing checked it then).
+          counted from when the monitor was created and leaving out the time it was paused, stopped or held
+          (nothing checked it then).
         </p>
         <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
           {RANGES.map((r) => (

@@ -7,6 +7,7 @@ import { splitFieldError } from '@/components/api/field-errors';
 import type { Site, SiteResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, TextField } from '@/components/ui/field';
+import { withAssumedScheme } from '@/components/ui/form-checks';
 import { AppCheckboxes, appSwitches } from './app-checkboxes';
 import { CADENCE_CHOICES, crawlsSite } from './apps';
 
@@ -36,7 +37,7 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
     setPending(true);
     try {
       const { site } = await requestJson<SiteResponse>('/v1/sites', {
-        body: { rootUrl: rootUrl.trim(), cadenceMinutes: Number(cadence), ...apps },
+        body: { rootUrl: withAssumedScheme(rootUrl), cadenceMinutes: Number(cadence), ...apps },
       });
       setRootUrl('');
       setApps(initialApps());
@@ -62,8 +63,12 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
         ref={urlInput}
         label="Root URL"
         name="rootUrl"
-        type="url"
+        // Not type="url": the browser would refuse a bare host ("example.com") with its own bubble
+        // before withAssumedScheme could read it as https.
+        type="text"
         inputMode="url"
+        autoCapitalize="none"
+        spellCheck={false}
         placeholder="https://www.example.com"
         required
         value={rootUrl}

@@ -26,3 +26,14 @@ export function urlProblem(raw: string): string | null {
   } catch {}
   return 'must be a full address starting with http:// or https://';
 }
+
+/**
+ * What people type for a site is often its bare host ("example.com"); the API wants an absolute
+ * URL, so a value without a scheme is read as https. Anything with a scheme is left for the API to
+ * judge (ftp://... gets its own message).
+ */
+export function withAssumedScheme(raw: string): string {
+  const value = raw.trim();
+  if (!value || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
+  return `https://${value.replace(/^\/+/, '')}`;
+}

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { type Cookie, expect, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { settled } from './support/page';
 import { signInThroughForm } from './support/sign-in';
@@ -28,10 +28,20 @@ async function registerOnce(page: Page): Promise<void> {
   await expect(page.getByRole('status').filter({ hasText: `Registered ${SITE_HOST}.` })).toBeVisible();
 }
 
-test.beforeEach(async ({ page }) => {
+// One sign-in for the file (each sign-in mails a code, and sign-ins are rate limited per address).
+let walkerCookies: Cookie[] = [];
+
+test.beforeAll(async ({ browser }) => {
+  const page = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.41' } });
   await page.goto('/sign-in');
   await signInThroughForm(page, WALKER);
   await expect(page).toHaveURL(/\/sites$/);
+  walkerCookies = (await page.context().storageState()).cookies;
+  await page.close();
+});
+
+test.beforeEach(async ({ context }) => {
+  await context.addCookies(walkerCookies);
 });
 
 test("the notifications header names the organization's sites once, not \"walker's sites's sites\"", async ({
@@ -79,4 +89,14 @@ test('site settings keep "Delete site" last, below the site\'s notification rece
   expect(headings.indexOf('Notifications')).toBeGreaterThan(-1);
   expect(headings.indexOf('Delete site')).toBe(headings.length - 1);
   await expectNoAxeViolations(page, 'site settings');
+});
+
+test('a bare host typed as the root URL registers as https', async ({ page }) => {
+  await page.goto('/sites');
+  await page.getByLabel('Root URL').fill('bare.example.com');
+  await page.getByRole('button', { name: 'Register site' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Registered bare.example.com.' })).toBeVisible();
+  await expect(page.getByRole('row', { name: /bare\.example\.com/ })).toContainText(
+    'https://bare.example.com/',
+  );
 });

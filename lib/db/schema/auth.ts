@@ -14,6 +14,11 @@ export const users = pgTable('users', {
   image: text('image'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  // Ours, not better-auth's: the organization the user last switched to, where a new session starts
+  // (lib/auth/active-org.ts). Sessions carry their own active organization but expire and are deleted.
+  lastActiveOrganizationId: text('last_active_organization_id').references(() => organizations.id, {
+    onDelete: 'set null',
+  }),
 });
 
 export const sessions = pgTable(

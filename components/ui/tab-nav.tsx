@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cx } from './cx';
+import { tabClass, tabRowClass } from './tab-style';
 
 export interface TabNavItem {
   href: string;
@@ -27,7 +28,7 @@ export function TabNav({
   const pathname = usePathname();
   return (
     <nav aria-label={label} className={cx('border-b border-zinc-200', className)}>
-      <ul className="-mb-px flex flex-wrap gap-x-1">
+      <ul className={tabRowClass}>
         {items.map((item, i) => {
           const nested = item.nested ?? i > 0;
           const current = pathname === item.href || (nested && pathname.startsWith(`${item.href}/`));
@@ -36,12 +37,7 @@ export function TabNav({
               <Link
                 href={item.href}
                 aria-current={current ? 'page' : undefined}
-                className={cx(
-                  'block border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap',
-                  current
-                    ? 'border-accent-600 text-zinc-900'
-                    : 'border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900',
-                )}
+                className={tabClass(current)}
               >
                 {item.label}
               </Link>

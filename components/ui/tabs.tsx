@@ -1,7 +1,7 @@
 'use client';
 
 import { type KeyboardEvent, type ReactNode, useId, useRef, useState } from 'react';
-import { cx } from './cx';
+import { tabClass, tabRowClass } from './tab-style';
 
 export interface TabItem {
   id: string;
@@ -37,36 +37,27 @@ export function Tabs({ label, items, className }: { label: string; items: TabIte
 
   return (
     <div className={className}>
-      <div
-        ref={list}
-        role="tablist"
-        aria-label={label}
-        onKeyDown={onKeyDown}
-        className="mb-4 flex gap-1 overflow-x-auto border-b border-zinc-200"
-      >
-        {items.map((item) => {
-          const current = item.id === selected;
-          return (
-            <button
-              key={item.id}
-              type="button"
-              role="tab"
-              id={`${prefix}-tab-${item.id}`}
-              aria-selected={current}
-              aria-controls={`${prefix}-panel-${item.id}`}
-              tabIndex={current ? 0 : -1}
-              onClick={() => setSelected(item.id)}
-              className={cx(
-                '-mb-px border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap',
-                current
-                  ? 'border-accent-600 text-zinc-900'
-                  : 'border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900',
-              )}
-            >
-              {item.label}
-            </button>
-          );
-        })}
+      <div className="mb-4 border-b border-zinc-200">
+        <div ref={list} role="tablist" aria-label={label} onKeyDown={onKeyDown} className={tabRowClass}>
+          {items.map((item) => {
+            const current = item.id === selected;
+            return (
+              <button
+                key={item.id}
+                type="button"
+                role="tab"
+                id={`${prefix}-tab-${item.id}`}
+                aria-selected={current}
+                aria-controls={`${prefix}-panel-${item.id}`}
+                tabIndex={current ? 0 : -1}
+                onClick={() => setSelected(item.id)}
+                className={tabClass(current)}
+              >
+                {item.label}
+              </button>
+            );
+          })}
+        </div>
       </div>
       {items.map((item) => (
         <div

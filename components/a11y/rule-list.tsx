@@ -161,7 +161,9 @@ function RuleCard({ group, actions }: { group: RuleGroup; actions: FindingAction
             ) : null}
           </div>
           <div className="mt-2 flex flex-wrap items-start justify-between gap-2">
-            <div className="min-w-0">
+            {/* basis-64, not the title's full width: a long title wraps beside "Suppress…" rather than
+                pushing it onto a line of its own; below 16rem plus the button the row still wraps. */}
+            <div className="min-w-0 flex-1 basis-64">
               <h4 className="text-sm font-semibold text-zinc-900">{group.description}</h4>
               <p className="mt-1 font-mono text-xs text-zinc-600">{group.rule}</p>
             </div>

@@ -31,8 +31,11 @@ export function formatMonthDay(ms: number): string {
   return shortDay.format(new Date(ms));
 }
 
+/** "<1s", "42s", "3m 5s", "2h 10m". */
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
+  // Not "0s": a crawl that failed at once read "after 0s", as if it had taken no time at all.
+  if (s === 0) return '<1s';
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m ${s % 60}s`;

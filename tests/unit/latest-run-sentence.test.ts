@@ -20,7 +20,7 @@ describe('the latest crawl sentence', () => {
           'the root URL https://example.com/ could not be fetched: DNS lookup failed for host example.com',
       }),
     ).toBe(
-      'Latest crawl failed Nov 24, 2026, 7:21 AM UTC after 0s: the root URL https://example.com/ could not be fetched: DNS lookup failed for host example.com.',
+      'Latest crawl failed Nov 24, 2026, 7:21 AM UTC after <1s: the root URL https://example.com/ could not be fetched: DNS lookup failed for host example.com.',
     );
   });
 

@@ -63,7 +63,7 @@ test("a later sign-in starts in the teammate's own organization; switched to the
   await switcher.click();
   await member.getByRole('button', { name: "owner's sites" }).click();
   await expect(switcher).toHaveAccessibleName("Organization: owner's sites");
-  await expect(member.getByText("Websites monitored by owner's sites.")).toBeVisible();
+  await expect(member.getByText('Websites this organization monitors.')).toBeVisible();
   // The list is the owner's organization's as this member sees it: the granted site, no register form.
   await expect(member.getByRole('link', { name: SITE_HOST })).toBeVisible();
   await expect(member.getByLabel('Root URL')).toHaveCount(0);

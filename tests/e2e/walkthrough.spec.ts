@@ -55,6 +55,15 @@ test("the notifications header names the organization's sites once, not \"walker
   await expect(page.getByText("sites's sites")).toHaveCount(0);
 });
 
+test('the sites header does not repeat the organization\'s name ("monitored by walker\'s sites")', async ({
+  page,
+}) => {
+  await page.goto('/sites');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sites' })).toBeVisible();
+  await expect(page.getByText('Websites this organization monitors.')).toBeVisible();
+  await expect(page.getByText("monitored by walker's sites")).toHaveCount(0);
+});
+
 test("a key limited to sites with none ticked says how to get out, in the dashboard's words", async ({
   page,
 }) => {

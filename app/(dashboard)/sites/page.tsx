@@ -7,12 +7,17 @@ import { requireDashboard } from '@/lib/dashboard/session';
 export const metadata: Metadata = { title: 'Sites' };
 
 export default async function SitesPage({ searchParams }: { searchParams: Promise<{ deleted?: string }> }) {
-  const { role, activeOrganization } = await requireDashboard();
+  const { role } = await requireDashboard();
   // Set by the settings page after deleting a site, so the list can say so where focus lands.
   const { deleted } = await searchParams;
   return (
     <>
-      <PageHeader title="Sites" description={`Websites monitored by ${activeOrganization.name}.`} />
+      <PageHeader
+        title="Sites"
+        // Not the organization's name, as on the notifications page: the default one is "<name>'s
+        // sites", so "Websites monitored by dev's sites." read oddly.
+        description="Websites this organization monitors."
+      />
       <SitesView
         canRegister={isAdminRole(role)}
         deleted={typeof deleted === 'string' ? deleted : undefined}

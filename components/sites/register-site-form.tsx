@@ -7,7 +7,7 @@ import { splitFieldError } from '@/components/api/field-errors';
 import type { Site, SiteResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, TextField } from '@/components/ui/field';
-import { withAssumedScheme } from '@/components/ui/form-checks';
+import { bareHostInput, withAssumedScheme } from '@/components/ui/form-checks';
 import { AppCheckboxes, appSwitches } from './app-checkboxes';
 import { CADENCE_CHOICES, crawlsSite } from './apps';
 
@@ -63,12 +63,7 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
         ref={urlInput}
         label="Root URL"
         name="rootUrl"
-        // Not type="url": the browser would refuse a bare host ("example.com") with its own bubble
-        // before withAssumedScheme could read it as https.
-        type="text"
-        inputMode="url"
-        autoCapitalize="none"
-        spellCheck={false}
+        {...bareHostInput}
         placeholder="https://www.example.com"
         required
         value={rootUrl}

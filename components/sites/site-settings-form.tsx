@@ -8,6 +8,7 @@ import type { Site, SiteResponse } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { ErrorSummary, type SummaryError, useSummaryFocus } from '@/components/ui/error-summary';
 import { SelectField, SubmitWithStatus, TextAreaField, TextField } from '@/components/ui/field';
+import { bareHostInput, withAssumedScheme } from '@/components/ui/form-checks';
 import { formatCadence, parseStringArray } from '@/components/ui/format';
 import { Section } from '@/components/ui/surface';
 import { AppCheckboxes, appSwitches } from './app-checkboxes';
@@ -77,7 +78,7 @@ export function SiteSettingsForm({ site: initial, children }: { site: Site; chil
       const { site: saved } = await requestJson<SiteResponse>(`/v1/sites/${site.id}`, {
         method: 'PATCH',
         body: {
-          rootUrl: rootUrl.trim(),
+          rootUrl: withAssumedScheme(rootUrl),
           cadenceMinutes: Number(cadence),
           a11yCadenceMinutes: a11yCadence === '' ? null : Number(a11yCadence),
           ...apps,
@@ -86,6 +87,8 @@ export function SiteSettingsForm({ site: initial, children }: { site: Site; chil
         },
       });
       setSite(saved);
+      // A bare host was read as https: the field shows the address as saved.
+      setRootUrl(saved.root_url);
       setA11yCadence(saved.a11y_cadence_minutes?.toString() ?? '');
       setStatus('Settings saved.');
       router.refresh();
@@ -106,7 +109,7 @@ export function SiteSettingsForm({ site: initial, children }: { site: Site; chil
               label="Root URL"
               id={fieldId('rootUrl')}
               name="rootUrl"
-              type="url"
+              {...bareHostInput}
               required
               value={rootUrl}
               onChange={(e) => setRootUrl(e.target.value)}

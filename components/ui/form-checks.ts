@@ -37,3 +37,15 @@ export function withAssumedScheme(raw: string): string {
   if (!value || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
   return `https://${value.replace(/^\/+/, '')}`;
 }
+
+/**
+ * The input attributes for a field read through withAssumedScheme: not type="url", whose browser
+ * check would refuse a bare host ("example.com") with its own bubble ("Please enter a URL.") before
+ * the form could read it as https; still the URL keyboard, without capitals or spell checking.
+ */
+export const bareHostInput = {
+  type: 'text',
+  inputMode: 'url',
+  autoCapitalize: 'none',
+  spellCheck: false,
+} as const;

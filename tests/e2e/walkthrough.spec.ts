@@ -109,3 +109,19 @@ test('a bare host typed as the root URL registers as https', async ({ page }) =>
     'https://bare.example.com/',
   );
 });
+
+test("a bare host typed as the site settings' root URL saves as https, as the register form reads it", async ({
+  page,
+}) => {
+  await registerOnce(page);
+  await page.getByRole('link', { name: SITE_HOST, exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Site sections' })
+    .getByRole('link', { name: 'Settings' })
+    .click();
+  const rootUrl = page.getByLabel('Root URL');
+  await rootUrl.fill(`${SITE_HOST}/`);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Settings saved.')).toBeVisible();
+  await expect(rootUrl).toHaveValue(`https://${SITE_HOST}/`);
+});

@@ -4,13 +4,14 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { nextCookies } from 'better-auth/next-js';
 import { bearer, emailOTP, organization } from 'better-auth/plugins';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { config } from '@/lib/config';
 import { authSecret } from '@/lib/crypto/auth-secret';
 import { type Db, getDb } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { invitationMessage, signInCodeMessage } from '@/lib/email/templates';
 import { sendMail } from '@/lib/email/transport';
+import { initialActiveOrganization, rememberActiveOrganization } from './active-org';
 import { clientAddressOptions } from './client-address';
 import { refuseWhenCodeCapReached } from './code-limit';
 import { atOrganizationLimit } from './org-limit';
@@ -71,13 +72,21 @@ function buildAuth(db: Db) {
       session: {
         create: {
           before: async (session) => {
-            const [first] = await db
-              .select({ organizationId: schema.members.organizationId })
-              .from(schema.members)
-              .where(eq(schema.members.userId, session.userId))
-              .orderBy(asc(schema.members.createdAt))
-              .limit(1);
-            return { data: { ...session, activeOrganizationId: first?.organizationId ?? null } };
+            const activeOrganizationId = await initialActiveOrganization(db, session.userId);
+            return { data: { ...session, activeOrganizationId } };
+          },
+        },
+        update: {
+          // Every switch of the organization plugin (set-active, create, accept-invitation) is this
+          // update of the session, made by a request whose signed-in user is in the endpoint context.
+          // Refreshes of a session's expiry carry no activeOrganizationId, so a second device's
+          // session never overwrites the switch made on the first.
+          before: async (data, context) => {
+            const userId = context?.context.session?.user.id;
+            const organizationId = data.activeOrganizationId;
+            if (userId && typeof organizationId === 'string') {
+              await rememberActiveOrganization(db, userId, organizationId);
+            }
           },
         },
       },

@@ -45,7 +45,7 @@ async function expectDashboardNotFound(page: Page, path: string): Promise<void> 
   await expectNoAxeViolations(page, `dashboard 404 at ${path}`);
 }
 
-test("a later sign-in starts in the teammate's own organization; switched to the owner's, the granted site lists", async ({
+test("a later sign-in starts where the teammate last was, the owner's organization, with the granted site listed", async ({
   page,
 }) => {
   await page.goto('/sites');
@@ -55,20 +55,26 @@ test("a later sign-in starts in the teammate's own organization; switched to the
   await member.goto('/sign-in');
   await signInThroughForm(member, TEAMMATE);
   await expect(member).toHaveURL(/\/sites$/);
-  // A new session starts in the oldest membership: the organization made at the first sign-in.
+  // Accepting the invitation made the owner's organization active: a new session resumes there,
+  // not in the (older) organization the teammate got at their first sign-in.
   const switcher = member.getByRole('button', { name: /^Organization:/ });
-  await expect(switcher).toHaveAccessibleName("Organization: teammate's sites");
-  await expect(member.getByText('No sites yet')).toBeVisible();
-
-  await switcher.click();
-  await member.getByRole('button', { name: "owner's sites" }).click();
   await expect(switcher).toHaveAccessibleName("Organization: owner's sites");
   await expect(member.getByText('Websites this organization monitors.')).toBeVisible();
   // The list is the owner's organization's as this member sees it: the granted site, no register form.
   await expect(member.getByRole('link', { name: SITE_HOST })).toBeVisible();
   await expect(member.getByLabel('Root URL')).toHaveCount(0);
-  await snap(member, 'sites-member-switched');
-  await expectNoAxeViolations(member, 'sites list as a member, switched organization');
+  await snap(member, 'sites-member-resumed');
+  await expectNoAxeViolations(member, 'sites list as a member, resumed organization');
+
+  // Their own organization is a switch away, empty, and the switch back shows the granted site again.
+  await switcher.click();
+  await member.getByRole('button', { name: "teammate's sites" }).click();
+  await expect(switcher).toHaveAccessibleName("Organization: teammate's sites");
+  await expect(member.getByText('No sites yet')).toBeVisible();
+  await switcher.click();
+  await member.getByRole('button', { name: "owner's sites" }).click();
+  await expect(switcher).toHaveAccessibleName("Organization: owner's sites");
+  await expect(member.getByRole('link', { name: SITE_HOST })).toBeVisible();
 });
 
 test("a member opening the granted site's Settings gets the dashboard's 404", async () => {

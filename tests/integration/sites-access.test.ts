@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as billingRoute from '@/app/api/v1/billing/route';
 import * as memberAccessRoute from '@/app/api/v1/members/[memberId]/access/route';
@@ -6,7 +7,7 @@ import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import { generateKeySecret } from '@/lib/auth/key-secret';
 import type { Db } from '@/lib/db/client';
-import { memberSiteGrants } from '@/lib/db/schema';
+import { memberSiteGrants, members } from '@/lib/db/schema';
 import { authPost, signIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 import { addMember, call, insertApiKey, signInOwner } from '../support/http';
@@ -92,9 +93,9 @@ describe('a member session', () => {
     expect((await list({ token: owner.token })).body.sites).toHaveLength(2);
   });
 
-  it('starts a later sign-in in their own organization, and sees the grants once switched to the granting one', async () => {
-    // An invitee gets an organization of their own on first sign-in; a new session starts in the
-    // oldest membership, which is that one, not the organization that granted them sites.
+  it('starts a later sign-in in the granting organization, joined last, and sees only the grants', async () => {
+    // An invitee gets an organization of their own on first sign-in; accepting the invitation makes
+    // the granting one active, and a new session starts where they last were, not in the oldest.
     const late = await addMember(db, {
       ownerToken: owner.token,
       tenantId: owner.tenantId,
@@ -110,15 +111,25 @@ describe('a member session', () => {
     });
     expect(grant.status).toBe(200);
 
-    const { token } = await signIn(db, 'late@access.test');
-    expect(ids(await list({ token }))).toEqual([]);
-    expect((await status({ token }, granted.id)).status).toBe(404);
-
-    const switched = await authPost('/organization/set-active', { organizationId: owner.tenantId }, token);
-    expect(switched.status).toBe(200);
+    const { token, userId } = await signIn(db, 'late@access.test');
     expect(ids(await list({ token }))).toEqual([granted.id]);
     expect((await status({ token }, granted.id)).status).toBe(200);
     expect((await status({ token }, other.id)).status).toBe(404);
+
+    // In their own organization the granting one's sites are out of sight.
+    const [own] = await db
+      .select()
+      .from(members)
+      .where(eq(members.userId, userId))
+      .orderBy(members.createdAt);
+    const switched = await authPost(
+      '/organization/set-active',
+      { organizationId: own!.organizationId },
+      token,
+    );
+    expect(switched.status).toBe(200);
+    expect(ids(await list({ token }))).toEqual([]);
+    expect((await status({ token }, granted.id)).status).toBe(404);
   });
 
   it('cannot read or change billing', async () => {

@@ -175,6 +175,7 @@ export function BrokenTargetsReport({
         nextCursor={data.nextCursor}
         total={matching.targets}
         noun={['broken target', 'broken targets']}
+        countedAbove
       />
     </div>
   );

@@ -21,6 +21,7 @@ export function Pager({
   total,
   param = 'cursor',
   noun = ['row', 'rows'],
+  countedAbove = false,
 }: {
   /** Names the navigation landmark: "Pages of crawled URLs". */
   label: string;
@@ -36,6 +37,11 @@ export function Pager({
   param?: string;
   /** What the rows are, singular and plural: "6 targets", "Targets 1–50 of 120". */
   noun?: readonly [string, string];
+  /**
+   * The page already says how many rows match (a result count above the table that a filter
+   * changes): a single page then adds no second "6 targets." under it.
+   */
+  countedAbove?: boolean;
 }) {
   const keys =
     param === 'cursor'
@@ -46,7 +52,7 @@ export function Pager({
   const first = (page - 1) * pageSize + 1;
   const canGoBack = page > 1;
   if (!canGoBack && nextCursor === null) {
-    return total === undefined ? null : (
+    return total === undefined || countedAbove ? null : (
       <p className="text-sm text-zinc-600">
         {formatNumber(total)} {total === 1 ? noun[0] : noun[1]}.
       </p>

@@ -387,6 +387,10 @@ describe('the dashboard views, rendered with real crawl data', () => {
     expect(html).toContain('>New<');
     expect(html).toContain('1 new</strong> and <strong class="font-semibold text-zinc-900">0 fixed');
     expect(html).toContain(`href="/sites/${siteId}/broken-links.csv"`);
+    // The count is said once, by the result count above the table (it read "N broken targets
+    // linked from M places." above and "N broken targets." again under the table).
+    expect(html).toMatch(/role="status"[^>]*>\d+ broken targets? linked from/);
+    expect(html).not.toMatch(/>\d+ broken targets?\.</);
     expect(await axeViolations(element)).toEqual([]);
   });
 

@@ -11,10 +11,13 @@ import { Section } from '@/components/ui/surface';
 export function MonthlyReportControl({
   siteId,
   months,
+  firstReport,
 }: {
   siteId: string;
   /** The choices, newest first: `YYYY-MM` and how it reads ("October 2026"). */
   months: { value: string; label: string }[];
+  /** How the first report's month reads ("November 2026") while it is still running, else undefined. */
+  firstReport?: string;
 }) {
   return (
     <Section
@@ -22,6 +25,13 @@ export function MonthlyReportControl({
       title="Monthly report"
       description="A branded PDF for stakeholders: broken links and their trend, SEO, accessibility and uptime over one month. Receivers set under the notification settings get it by email on the 1st."
     >
+      {firstReport ? (
+        // The default month came before the site existed: said plainly, not left to an empty PDF.
+        <p className="mb-4 text-sm text-zinc-700">
+          This site was registered this month: its first report will be for {firstReport}, once the month is
+          complete. Reports for earlier months are empty.
+        </p>
+      ) : null}
       <form
         method="get"
         action={`/v1/sites/${siteId}/reports/monthly`}

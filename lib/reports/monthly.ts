@@ -118,6 +118,17 @@ export function recentMonths(count: number, now: number = Date.now()): string[] 
 }
 
 /**
+ * The month whose report will be a site's first, `YYYY-MM`, while that month is still running (the
+ * site was registered in it); null once a month of the site's has ended. The download control still
+ * offers the ended months (their reports are empty) and says this plainly, rather than leaving its
+ * default month before the site existed to speak for itself.
+ */
+export function firstReportPending(registeredAt: number, now: number = Date.now()): string | null {
+  const first = billingPeriod(registeredAt);
+  return first >= billingPeriod(now) ? first : null;
+}
+
+/**
  * A requested month: `YYYY-MM` up to the current month (which reads as month to date). Null for
  * anything else; undefined asks for the last complete month.
  */

@@ -28,6 +28,10 @@ test('downloads the monthly report as a PDF from the site overview, with the key
   }
 
   const section = page.getByRole('region', { name: 'Monthly report' });
+  // Registered just now: the default month came before the site existed, and the section says so.
+  await expect(
+    section.getByText(/^This site was registered this month: its first report will be for \w+ \d{4}, once/),
+  ).toBeVisible();
   const month = section.getByLabel('Month');
   await expect(month.locator('option')).toHaveCount(12);
   await month.focus();

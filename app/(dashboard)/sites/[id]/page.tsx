@@ -6,7 +6,7 @@ import { RunHistory } from '@/components/sites/run-history';
 import { can } from '@/lib/auth/permissions';
 import { requireDashboard } from '@/lib/dashboard/session';
 import { recentRuns, siteForPage } from '@/lib/dashboard/site';
-import { monthLabel, recentMonths } from '@/lib/reports/monthly';
+import { firstReportPending, monthLabel, recentMonths } from '@/lib/reports/monthly';
 import { siteResource } from '@/lib/sites/resource';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -19,6 +19,7 @@ export default async function SiteOverviewPage({ params }: { params: Promise<{ i
   const { db, principal } = await requireDashboard();
   const site = await siteForPage(id);
   const runs = await recentRuns(db, principal, site.id);
+  const firstReport = firstReportPending(site.created_at);
   return (
     <div className="space-y-8">
       <CrawlPanel siteId={site.id} canCrawl={can(principal, 'crawl')} canManage={can(principal, 'manage')} />
@@ -31,6 +32,7 @@ export default async function SiteOverviewPage({ params }: { params: Promise<{ i
       <MonthlyReportControl
         siteId={site.id}
         months={recentMonths(12).map((value) => ({ value, label: monthLabel(value) }))}
+        firstReport={firstReport ? monthLabel(firstReport) : undefined}
       />
     </div>
   );

@@ -16,6 +16,7 @@ import { clientAddressOptions } from './client-address';
 import { refuseWhenCodeCapReached } from './code-limit';
 import { atOrganizationLimit } from './org-limit';
 import { createPersonalOrganization } from './personal-org';
+import { refuseAllButName } from './profile';
 import { routeAllowlist } from './routes';
 
 export const OTP_LENGTH = 6;
@@ -37,7 +38,9 @@ function buildAuth(db: Db) {
       database: { generateId: () => randomUUID() },
       ipAddress: clientAddressOptions(c.trustedProxy),
     },
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    // freshAge 0: list-sessions otherwise refuses (403) a session older than a day, and with sign-in by
+    // emailed code there is no password to confirm that would make a session "fresh" again.
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, freshAge: 0 },
     // Always on, tests included: limits are per client address (see lib/auth/client-address.ts).
     rateLimit: {
       enabled: true,
@@ -52,6 +55,7 @@ function buildAuth(db: Db) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === '/update-user') return refuseAllButName(ctx.body);
         if (ctx.path !== '/email-otp/send-verification-otp') return;
         // The cap itself holds in sendVerificationOTP, but better-auth logs a refusal from there and
         // still answers success. Checking here too answers 429, and refuses before a new code is

@@ -4,7 +4,9 @@ import type { BetterAuthPlugin } from 'better-auth';
  * The better-auth routes the product serves over HTTP, each one chosen and covered by a test
  * (tests/integration/auth-security.test.ts walks every other endpoint better-auth has and expects 404).
  * There are no passwords, no email changes and no account deletion: sign-in is by emailed code only,
- * so every route for those (password reset, change-email, verify-email, update-user...) stays off.
+ * so every route for those (password reset, change-email, verify-email, delete-user...) stays off.
+ * The account page uses update-user (the display name only: lib/auth/profile.ts refuses anything
+ * else) and the session routes (tests/integration/account-sessions.test.ts).
  * Role changes, removals and leaving go through /v1/members, which holds the organization lock and
  * keeps the last owner. Server code calling `auth.api.*` directly is not affected by this list.
  */
@@ -13,6 +15,10 @@ export const AUTH_ROUTES: ReadonlySet<string> = new Set([
   '/sign-in/email-otp',
   '/get-session',
   '/sign-out',
+  '/update-user',
+  '/list-sessions',
+  '/revoke-session',
+  '/revoke-other-sessions',
   '/organization/create',
   '/organization/set-active',
   '/organization/invite-member',

@@ -28,6 +28,16 @@ async function registerOnce(page: Page): Promise<void> {
   await expect(page.getByRole('status').filter({ hasText: `Registered ${SITE_HOST}.` })).toBeVisible();
 }
 
+/** The walker's site's Settings tab, reached as a person would: from the sites list. */
+async function openSiteSettings(page: Page): Promise<void> {
+  await registerOnce(page);
+  await page.getByRole('link', { name: SITE_HOST, exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Site sections' })
+    .getByRole('link', { name: 'Settings' })
+    .click();
+}
+
 // One sign-in for the file (each sign-in mails a code, and sign-ins are rate limited per address).
 let walkerCookies: Cookie[] = [];
 
@@ -87,12 +97,7 @@ test("a key limited to sites with none ticked says how to get out, in the dashbo
 });
 
 test('site settings keep "Delete site" last, below the site\'s notification receivers', async ({ page }) => {
-  await registerOnce(page);
-  await page.getByRole('link', { name: SITE_HOST, exact: true }).click();
-  await page
-    .getByRole('navigation', { name: 'Site sections' })
-    .getByRole('link', { name: 'Settings' })
-    .click();
+  await openSiteSettings(page);
   await expect(page.getByRole('heading', { name: 'Delete site' })).toBeVisible();
   const headings = await page.locator('main h2').allTextContents();
   expect(headings.indexOf('Notifications')).toBeGreaterThan(-1);
@@ -113,12 +118,7 @@ test('a bare host typed as the root URL registers as https', async ({ page }) =>
 test("a bare host typed as the site settings' root URL saves as https, as the register form reads it", async ({
   page,
 }) => {
-  await registerOnce(page);
-  await page.getByRole('link', { name: SITE_HOST, exact: true }).click();
-  await page
-    .getByRole('navigation', { name: 'Site sections' })
-    .getByRole('link', { name: 'Settings' })
-    .click();
+  await openSiteSettings(page);
   const rootUrl = page.getByLabel('Root URL');
   await rootUrl.fill(`${SITE_HOST}/`);
   await page.getByRole('button', { name: 'Save settings' }).click();

@@ -1,6 +1,7 @@
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { Logo } from '@/components/brand';
+import { AccountLink } from '@/components/shell/account-link';
 import { type NavItem, NavLinks } from '@/components/shell/nav-links';
 import { OrgSwitcher } from '@/components/shell/org-switcher';
 import { SignOutButton } from '@/components/shell/sign-out-button';
@@ -31,12 +32,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             /
           </span>
           <OrgSwitcher organizations={context.organizations} activeId={context.activeOrganization.id} />
-          <div className="ml-auto flex items-center gap-3">
-            <span className="hidden text-sm text-zinc-600 sm:inline">
-              {context.user.email}
-              <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 capitalize">
-                {context.role}
-              </span>
+          <div className="ml-auto flex min-w-0 items-center gap-1 sm:gap-2">
+            <AccountLink label={context.user.name || context.user.email} />
+            <span className="hidden rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 capitalize sm:inline">
+              {context.role}
             </span>
             <SignOutButton />
           </div>

@@ -1,19 +1,14 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState } from 'react';
-import { failureMessage } from '@/components/api/client';
-import { authClient, unwrap } from '@/components/auth/auth-client';
 import { Button } from '@/components/ui/button';
+import { useOrganizationSwitch } from './use-organization-switch';
 
 export function OrganizationPicker({
   organizations,
 }: {
   organizations: Array<{ id: string; name: string }>;
 }) {
-  const router = useRouter();
-  const [pendingId, setPendingId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { pendingId, error, switchTo } = useOrganizationSwitch('Could not open the organization.');
   return (
     <>
       <ul className="mt-3 divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white">
@@ -24,18 +19,7 @@ export function OrganizationPicker({
               size="sm"
               pending={pendingId === org.id}
               disabled={pendingId !== null}
-              onClick={async () => {
-                setPendingId(org.id);
-                setError(null);
-                try {
-                  await unwrap(authClient.organization.setActive({ organizationId: org.id }));
-                  router.replace('/sites');
-                  router.refresh();
-                } catch (e) {
-                  setError(failureMessage(e, 'Could not open the organization.'));
-                  setPendingId(null);
-                }
-              }}
+              onClick={() => switchTo(org.id, { replace: true })}
             >
               Open<span className="sr-only"> {org.name}</span>
             </Button>

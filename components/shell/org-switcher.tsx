@@ -1,10 +1,8 @@
 'use client';
 
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
-import { failureMessage } from '@/components/api/client';
-import { authClient, unwrap } from '@/components/auth/auth-client';
+import { useOrganizationSwitch } from '@/components/orgs/use-organization-switch';
 import { cx } from '@/components/ui/cx';
 
 type Org = { id: string; name: string };
@@ -14,10 +12,8 @@ type Org = { id: string; name: string };
  * organization (every /v1 call is scoped to it) and reloads the dashboard on the sites list.
  */
 export function OrgSwitcher({ organizations, activeId }: { organizations: Org[]; activeId: string }) {
-  const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [pendingId, setPendingId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { pendingId, error, switchTo: switchOrganization } = useOrganizationSwitch();
   const panelId = useId();
   const button = useRef<HTMLButtonElement>(null);
   const root = useRef<HTMLDivElement>(null);
@@ -47,18 +43,7 @@ export function OrgSwitcher({ organizations, activeId }: { organizations: Org[];
       setOpen(false);
       return;
     }
-    setPendingId(id);
-    setError(null);
-    try {
-      await unwrap(authClient.organization.setActive({ organizationId: id }));
-      setOpen(false);
-      router.push('/sites');
-      router.refresh();
-    } catch (e) {
-      setError(failureMessage(e, 'Could not switch organization.'));
-    } finally {
-      setPendingId(null);
-    }
+    if (await switchOrganization(id)) setOpen(false);
   }
 
   return (

@@ -1,7 +1,5 @@
 import { APIError } from 'better-auth/api';
-
-/** Longest display name accepted: it shows in the header and in invitation mails. */
-export const NAME_MAX_LENGTH = 80;
+import { NAME_MAX_LENGTH } from './display-name';
 
 /**
  * update-user would take any user field better-auth knows (image, additional fields); the product

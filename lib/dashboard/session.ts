@@ -9,7 +9,8 @@ import { members, organizations } from '@/lib/db/schema';
 import { ForbiddenError } from '@/lib/errors';
 
 export type DashboardUser = { id: string; email: string; name: string };
-export type OrganizationSummary = { id: string; name: string; slug: string };
+/** An organization the user belongs to, with their role in it. */
+export type OrganizationSummary = { id: string; name: string; slug: string; role: Role };
 
 /** Everything a dashboard page needs to know about who is looking. */
 export type DashboardContext = {
@@ -30,11 +31,16 @@ export type OrphanContext = { user: DashboardUser; organizations: OrganizationSu
  */
 async function organizationsOf(db: Db, userId: string): Promise<OrganizationSummary[]> {
   const rows = await db
-    .select({ id: organizations.id, name: organizations.name, slug: organizations.slug })
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      slug: organizations.slug,
+      role: members.role,
+    })
     .from(members)
     .innerJoin(organizations, eq(organizations.id, members.organizationId))
     .where(eq(members.userId, userId));
-  return rows.sort((a, b) => a.name.localeCompare(b.name));
+  return rows.map((row) => ({ ...row, role: row.role as Role })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** The signed-in user, or null; for pages that also serve signed-out visitors (invitations). */

@@ -1,0 +1,148 @@
+'use client';
+
+import { failureAnnouncement, useResource } from '@/components/api/client';
+import { authClient, unwrap } from '@/components/auth/auth-client';
+import { Announcement, useAnnouncer } from '@/components/ui/announcement';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { formatDateTime } from '@/components/ui/format';
+import { Badge, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
+import { deviceSummary } from './user-agent';
+
+/** A session as better-auth's list-sessions answers it (dates as JSON strings). */
+type ListedSession = {
+  id: string;
+  token: string;
+  createdAt: string;
+  updatedAt: string;
+  ipAddress?: string | null;
+  userAgent?: string | null;
+};
+type CurrentSession = { session: { id: string } } | null;
+
+const dayFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/**
+ * Where the user is signed in: this device first, then the others newest activity first, each of
+ * which can be signed out (its session deleted: its cookie and bearer token stop working at once).
+ */
+export function SessionsPanel() {
+  const sessions = useResource<ListedSession[]>('/api/auth/list-sessions');
+  const current = useResource<CurrentSession>('/api/auth/get-session');
+  const announcer = useAnnouncer();
+  const currentId = current.data?.session.id;
+  const list = [...(sessions.data ?? [])].sort(
+    (a, b) =>
+      Number(b.id === currentId) - Number(a.id === currentId) ||
+      Date.parse(b.updatedAt) - Date.parse(a.updatedAt),
+  );
+  const others = list.filter((s) => s.id !== currentId);
+  const error = sessions.error ?? current.error;
+  const loaded = sessions.data !== undefined && current.data !== undefined;
+
+  async function signOut(session: ListedSession) {
+    const device = deviceSummary(session.userAgent);
+    try {
+      await unwrap(authClient.revokeSession({ token: session.token }));
+      await sessions.reload();
+      announcer.announce(`Signed out ${device}.`, { focus: true });
+    } catch (e) {
+      announcer.announce(failureAnnouncement('Sign out failed', e));
+    }
+  }
+
+  async function signOutOthers() {
+    try {
+      await unwrap(authClient.revokeOtherSessions());
+      await sessions.reload();
+      announcer.announce('Signed out of all other sessions.', { focus: true });
+    } catch (e) {
+      announcer.announce(failureAnnouncement('Sign out failed', e));
+    }
+  }
+
+  return (
+    <Section
+      id="sessions"
+      title="Where you're signed in"
+      description="Browsers and API clients signed in to your account. Last active is recorded about once a day."
+      actions={
+        loaded && others.length > 0 ? (
+          <ConfirmButton
+            label="Sign out of all other sessions"
+            confirmLabel={`Sign out ${others.length === 1 ? 'the other session' : `${others.length} other sessions`}`}
+            onConfirm={signOutOthers}
+          />
+        ) : null
+      }
+    >
+      <Announcement announcer={announcer} className="mb-3" />
+      {error ? (
+        <LoadError
+          title="Could not load your sessions"
+          error={error}
+          onRetry={async () => {
+            await Promise.all([sessions.reload(), current.reload()]);
+          }}
+        />
+      ) : !loaded ? (
+        <Loading label="Loading sessions">
+          <div className="space-y-3">
+            <Skeleton className="h-14 w-full" />
+            <Skeleton className="h-14 w-full" />
+          </div>
+        </Loading>
+      ) : (
+        <>
+          <ul className="divide-y divide-zinc-200">
+            {list.map((session) => {
+              const device = deviceSummary(session.userAgent);
+              const here = session.id === currentId;
+              return (
+                <li
+                  key={session.id}
+                  className="flex flex-col gap-2 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between"
+                >
+                  <div className="min-w-0">
+                    <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-zinc-900">
+                      {device}
+                      {here ? <Badge tone="success">This device</Badge> : null}
+                    </p>
+                    <p className="mt-0.5 text-xs break-words text-zinc-600">
+                      Signed in {formatDateTime(Date.parse(session.createdAt))}
+                      {' · '}Last active {dayFormat.format(new Date(session.updatedAt))}
+                      {session.ipAddress ? ` · IP address ${session.ipAddress}` : null}
+                    </p>
+                  </div>
+                  {here ? null : (
+                    <div className="shrink-0">
+                      <ConfirmButton
+                        label={
+                          <>
+                            Sign out
+                            <span className="sr-only">
+                              {' '}
+                              {device}, signed in {formatDateTime(Date.parse(session.createdAt))}
+                            </span>
+                          </>
+                        }
+                        confirmLabel={
+                          <>
+                            Sign out that device<span className="sr-only">: {device}</span>
+                          </>
+                        }
+                        onConfirm={() => signOut(session)}
+                      />
+                    </div>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          {others.length === 0 ? (
+            <p className="mt-3 text-sm text-zinc-600">You are not signed in anywhere else.</p>
+          ) : null}
+        </>
+      )}
+    </Section>
+  );
+}

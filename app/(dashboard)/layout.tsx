@@ -26,13 +26,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   return (
     <div className="min-h-screen">
       <header className="border-b border-zinc-200 bg-white">
-        <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4 sm:px-6">
+        <div className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-4 sm:gap-3 sm:px-6">
           <Logo href="/sites" />
-          <span aria-hidden="true" className="text-zinc-300">
+          {/* Below 640 px the organization's name needs the room more than the separator does. */}
+          <span aria-hidden="true" className="hidden text-zinc-300 sm:inline">
             /
           </span>
           <OrgSwitcher organizations={context.organizations} activeId={context.activeOrganization.id} />
-          <div className="ml-auto flex min-w-0 items-center gap-1 sm:gap-2">
+          <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
             <AccountLink label={context.user.name || context.user.email} />
             <span className="hidden rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 capitalize sm:inline">
               {context.role}

@@ -125,11 +125,7 @@ export function SessionsPanel() {
                             </span>
                           </>
                         }
-                        confirmLabel={
-                          <>
-                            Sign out that device<span className="sr-only">: {device}</span>
-                          </>
-                        }
+                        confirmLabel={`Sign out ${device}`}
                         onConfirm={() => signOut(session)}
                       />
                     </div>

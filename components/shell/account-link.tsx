@@ -15,7 +15,7 @@ export function AccountLink({ label }: { label: string }) {
       href="/account"
       aria-current={here ? 'page' : undefined}
       className={cx(
-        'inline-flex min-w-0 items-center gap-2 rounded-md px-2 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900',
+        'inline-flex items-center gap-2 rounded-md px-2 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900',
         here && 'bg-zinc-100 text-zinc-900',
       )}
     >
@@ -23,7 +23,10 @@ export function AccountLink({ label }: { label: string }) {
         <path d="M10 10a4 4 0 1 0 0-8 4 4 0 0 0 0 8Zm-7 8a7 7 0 0 1 14 0 .75.75 0 0 1-.75.75H3.75A.75.75 0 0 1 3 18Z" />
       </svg>
       <span className="sr-only">Account: </span>
-      <span className="sr-only max-w-48 truncate sm:not-sr-only">{label}</span>
+      {/* not-sr-only resets white-space: the truncation sits on a span of its own. */}
+      <span className="sr-only sm:not-sr-only">
+        <span className="block max-w-48 truncate">{label}</span>
+      </span>
     </Link>
   );
 }

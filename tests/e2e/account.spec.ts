@@ -130,6 +130,24 @@ test('a new display name shows in the header', async () => {
   await expect(laptop.getByLabel('Display name')).toHaveAttribute('maxlength', '80');
 });
 
+test('the organizations list gives the role in each and switches to another', async () => {
+  await laptop.goto('/organizations/new');
+  await laptop.getByLabel('Organization name').fill('Ada Consulting');
+  await laptop.getByRole('button', { name: 'Create organization' }).click();
+  await expect(laptop).toHaveURL(/\/sites$/);
+
+  await laptop.goto('/account');
+  const orgs = laptop.locator('#organizations li');
+  await expect(orgs).toHaveCount(2);
+  await expect(orgs.filter({ hasText: 'Ada Consulting' })).toContainText('Current organization');
+  await expect(orgs.filter({ hasText: 'Ada Consulting' })).toHaveAttribute('aria-current', 'true');
+  await laptop.getByRole('button', { name: "Switch to account-owner's sites" }).click();
+  await expect(laptop).toHaveURL(/\/sites$/);
+  await expect(laptop.getByRole('button', { name: /^Organization:/ })).toHaveAccessibleName(
+    "Organization: account-owner's sites",
+  );
+});
+
 test('the account page at 390 px: nothing runs off the side, axe clean', async () => {
   await laptop.setViewportSize({ width: 390, height: 844 });
   await laptop.goto('/account');

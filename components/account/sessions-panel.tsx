@@ -1,23 +1,13 @@
 'use client';
 
-import { failureAnnouncement, useResource } from '@/components/api/client';
+import { failureAnnouncement, requestJson, useResource } from '@/components/api/client';
+import type { AccountSession, AccountSessions } from '@/components/api/types';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { Announcement, useAnnouncer } from '@/components/ui/announcement';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { formatDateTime } from '@/components/ui/format';
 import { Badge, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
 import { deviceSummary } from './user-agent';
-
-/** A session as better-auth's list-sessions answers it (dates as JSON strings). */
-type ListedSession = {
-  id: string;
-  token: string;
-  createdAt: string;
-  updatedAt: string;
-  ipAddress?: string | null;
-  userAgent?: string | null;
-};
-type CurrentSession = { session: { id: string } } | null;
 
 const dayFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
 
@@ -26,23 +16,18 @@ const dayFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone:
  * which can be signed out (its session deleted: its cookie and bearer token stop working at once).
  */
 export function SessionsPanel() {
-  const sessions = useResource<ListedSession[]>('/api/auth/list-sessions');
-  const current = useResource<CurrentSession>('/api/auth/get-session');
+  // Sessions by id, never by token (lib/auth/sessions.ts): the current one first, then by activity.
+  const sessions = useResource<AccountSessions>('/v1/me/sessions');
   const announcer = useAnnouncer();
-  const currentId = current.data?.session.id;
-  const list = [...(sessions.data ?? [])].sort(
-    (a, b) =>
-      Number(b.id === currentId) - Number(a.id === currentId) ||
-      Date.parse(b.updatedAt) - Date.parse(a.updatedAt),
-  );
-  const others = list.filter((s) => s.id !== currentId);
-  const error = sessions.error ?? current.error;
-  const loaded = sessions.data !== undefined && current.data !== undefined;
+  const list = sessions.data?.sessions ?? [];
+  const others = list.filter((s) => !s.current);
+  const error = sessions.error;
+  const loaded = sessions.data !== undefined;
 
-  async function signOut(session: ListedSession) {
+  async function signOut(session: AccountSession) {
     const device = deviceSummary(session.userAgent);
     try {
-      await unwrap(authClient.revokeSession({ token: session.token }));
+      await requestJson(`/v1/me/sessions/${session.id}`, { method: 'DELETE' });
       await sessions.reload();
       announcer.announce(`Signed out ${device}.`, { focus: true });
     } catch (e) {
@@ -77,13 +62,7 @@ export function SessionsPanel() {
     >
       <Announcement announcer={announcer} className="mb-3" />
       {error ? (
-        <LoadError
-          title="Could not load your sessions"
-          error={error}
-          onRetry={async () => {
-            await Promise.all([sessions.reload(), current.reload()]);
-          }}
-        />
+        <LoadError title="Could not load your sessions" error={error} onRetry={sessions.reload} />
       ) : !loaded ? (
         <Loading label="Loading sessions">
           <div className="space-y-3">
@@ -96,7 +75,7 @@ export function SessionsPanel() {
           <ul className="divide-y divide-zinc-200">
             {list.map((session) => {
               const device = deviceSummary(session.userAgent);
-              const here = session.id === currentId;
+              const here = session.current;
               return (
                 <li
                   key={session.id}
@@ -108,8 +87,8 @@ export function SessionsPanel() {
                       {here ? <Badge tone="success">This device</Badge> : null}
                     </p>
                     <p className="mt-0.5 text-xs break-words text-zinc-600">
-                      Signed in {formatDateTime(Date.parse(session.createdAt))}
-                      {' · '}Last active {dayFormat.format(new Date(session.updatedAt))}
+                      Signed in {formatDateTime(session.createdAt)}
+                      {' · '}Last active {dayFormat.format(new Date(session.lastActiveAt))}
                       {session.ipAddress ? ` · IP address ${session.ipAddress}` : null}
                     </p>
                   </div>
@@ -121,7 +100,7 @@ export function SessionsPanel() {
                             Sign out
                             <span className="sr-only">
                               {' '}
-                              {device}, signed in {formatDateTime(Date.parse(session.createdAt))}
+                              {device}, signed in {formatDateTime(session.createdAt)}
                             </span>
                           </>
                         }

@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import type { a11yReportResponse, suppressionResponse } from '@/lib/api/schemas/a11y';
+import type { accountSessionsResponse } from '@/lib/api/schemas/account';
 import type { billingResponse } from '@/lib/api/schemas/billing';
 import type { seoReportResponse } from '@/lib/api/schemas/crawl';
 import type {
@@ -105,6 +106,8 @@ export type MemberView = z.output<typeof memberView>;
 export type MembersResponse = z.output<typeof listMembersResponse>;
 
 export type OrgQuota = z.output<typeof orgQuotaResponse>;
+export type AccountSessions = z.output<typeof accountSessionsResponse>;
+export type AccountSession = AccountSessions['sessions'][number];
 export type LimitRequestView = z.output<typeof limitRequestView>;
 
 export type UptimeMonitor = z.output<typeof monitorSchema>;

@@ -38,9 +38,7 @@ function buildAuth(db: Db) {
       database: { generateId: () => randomUUID() },
       ipAddress: clientAddressOptions(c.trustedProxy),
     },
-    // freshAge 0: list-sessions otherwise refuses (403) a session older than a day, and with sign-in by
-    // emailed code there is no password to confirm that would make a session "fresh" again.
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, freshAge: 0 },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     // Always on, tests included: limits are per client address (see lib/auth/client-address.ts).
     rateLimit: {
       enabled: true,

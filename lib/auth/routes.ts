@@ -6,7 +6,9 @@ import type { BetterAuthPlugin } from 'better-auth';
  * There are no passwords, no email changes and no account deletion: sign-in is by emailed code only,
  * so every route for those (password reset, change-email, verify-email, delete-user...) stays off.
  * The account page uses update-user (the display name only: lib/auth/profile.ts refuses anything
- * else) and the session routes (tests/integration/account-sessions.test.ts).
+ * else) and revoke-other-sessions; it lists and ends single sessions through /v1/me/sessions, by id
+ * (lib/auth/sessions.ts): list-sessions would hand every session's token to the page, since
+ * revoke-session takes one.
  * Role changes, removals and leaving go through /v1/members, which holds the organization lock and
  * keeps the last owner. Server code calling `auth.api.*` directly is not affected by this list.
  */
@@ -16,8 +18,6 @@ export const AUTH_ROUTES: ReadonlySet<string> = new Set([
   '/get-session',
   '/sign-out',
   '/update-user',
-  '/list-sessions',
-  '/revoke-session',
   '/revoke-other-sessions',
   '/organization/create',
   '/organization/set-active',

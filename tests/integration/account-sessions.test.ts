@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as authRoute from '@/app/api/auth/[...all]/route';
+import * as accountSessionRoute from '@/app/api/v1/me/sessions/[sessionId]/route';
+import * as accountSessionsRoute from '@/app/api/v1/me/sessions/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import type { Db } from '@/lib/db/client';
 import { sessions, users } from '@/lib/db/schema';
@@ -49,43 +52,71 @@ const sitesWithBearer = (d: Device) => call(sitesRoute.GET, { path: '/api/v1/sit
 const sitesWithCookie = (d: Device) =>
   call(sitesRoute.GET, { path: '/api/v1/sites', headers: { cookie: d.cookie } });
 
-type Listed = { id: string; token: string; userAgent: string | null; ipAddress: string | null };
+type Listed = {
+  id: string;
+  userAgent: string | null;
+  ipAddress: string | null;
+  current: boolean;
+  createdAt: number;
+  lastActiveAt: number;
+};
 async function listSessions(d: Device): Promise<Listed[]> {
-  const res = await authGet('/list-sessions', d.token);
+  const res = await call(accountSessionsRoute.GET, { path: '/api/v1/me/sessions', token: d.token });
   expect(res.status).toBe(200);
-  return (await res.json()) as Listed[];
+  return (res.body as { sessions: Listed[] }).sessions;
 }
+const endSession = (d: Device, sessionId: string) =>
+  call(accountSessionRoute.DELETE, {
+    method: 'DELETE',
+    path: `/api/v1/me/sessions/${sessionId}`,
+    params: { sessionId },
+    token: d.token,
+  });
 
-describe('the account page’s session routes', () => {
-  it('lists the user’s sessions; a revoked one stops working at once, by bearer token and by cookie', async () => {
+describe('the account page’s sessions', () => {
+  it('lists the user’s sessions by id, never a token; an ended one stops working at once, by bearer token and by cookie', async () => {
     const laptop = await signInDevice('sessions@example.com', 'Mozilla/5.0 (Macintosh) Firefox/130.0');
     const phone = await signInDevice('sessions@example.com', 'Mozilla/5.0 (iPhone) Safari/604.1');
     const stranger = await signInDevice('stranger@example.com', 'curl/8');
     expect((await sitesWithBearer(phone)).status).toBe(200);
     expect((await sitesWithCookie(phone)).status).toBe(200);
 
+    const res = await call(accountSessionsRoute.GET, { path: '/api/v1/me/sessions', token: laptop.token });
+    // No session's credential is in the answer, the caller's own included.
+    for (const token of [laptop.token, phone.token]) expect(JSON.stringify(res.body)).not.toContain(token);
     const listed = await listSessions(laptop);
     expect(listed).toHaveLength(2);
-    expect(listed.map((s) => s.userAgent).sort()).toEqual([
-      'Mozilla/5.0 (Macintosh) Firefox/130.0',
-      'Mozilla/5.0 (iPhone) Safari/604.1',
+    expect(listed.map((s) => [s.userAgent, s.current])).toEqual([
+      ['Mozilla/5.0 (Macintosh) Firefox/130.0', true],
+      ['Mozilla/5.0 (iPhone) Safari/604.1', false],
     ]);
     const phoneSession = listed.find((s) => s.userAgent?.includes('iPhone'));
 
-    // Someone else's session token is not this user's to revoke: it keeps working.
+    // Someone else's session is not this user's to end: not found, and it keeps working.
     const [strangerSession] = await listSessions(stranger);
-    const refused = await authPost('/revoke-session', { token: strangerSession?.token }, laptop.token);
-    expect(refused.status).toBe(200);
+    const refused = await endSession(laptop, strangerSession!.id);
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ error: 'session not found' });
     expect((await sitesWithBearer(stranger)).status).toBe(200);
+    expect((await endSession(laptop, 'not-a-session')).status).toBe(404);
 
-    const revoked = await authPost('/revoke-session', { token: phoneSession?.token }, laptop.token);
-    expect(revoked.status).toBe(200);
+    const ended = await endSession(laptop, phoneSession!.id);
+    expect(ended.status).toBe(200);
+    expect(ended.body).toEqual({ signedOut: true });
     expect((await sitesWithBearer(phone)).status).toBe(401);
     expect((await sitesWithCookie(phone)).status).toBe(401);
-    expect((await authGet('/get-session', phone.token)).status).toBe(200);
     expect(await (await authGet('/get-session', phone.token)).json()).toBeNull();
     expect((await sitesWithBearer(laptop)).status).toBe(200);
     expect(await listSessions(laptop)).toHaveLength(1);
+    // Ended already: not found.
+    expect((await endSession(laptop, phoneSession!.id)).status).toBe(404);
+  });
+
+  it('does not serve better-auth’s list-sessions or revoke-session, which deal in tokens', async () => {
+    const me = await signInDevice('tokens@example.com', 'ua');
+    expect((await authGet('/list-sessions', me.token)).status).toBe(404);
+    expect((await authPost('/revoke-session', { token: me.token }, me.token)).status).toBe(404);
+    expect((await sitesWithBearer(me)).status).toBe(200);
   });
 
   it('signs out every other session and keeps this one', async () => {
@@ -100,13 +131,27 @@ describe('the account page’s session routes', () => {
     expect((await listSessions(a)).map((s) => s.userAgent)).toEqual(['ua-a']);
   });
 
-  it('lists sessions of any age (no "fresh session" requirement)', async () => {
+  it('lists sessions of any age, and leaves out expired ones', async () => {
     const old = await signInDevice('old@example.com', 'ua-old');
     await db
       .update(sessions)
       .set({ createdAt: new Date(Date.now() - 10 * 24 * 3600 * 1000) })
       .where(eq(sessions.userId, old.userId));
     expect(await listSessions(old)).toHaveLength(1);
+    await db.insert(sessions).values({
+      id: randomUUID(),
+      token: randomUUID(),
+      userId: old.userId,
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    expect(await listSessions(old)).toHaveLength(1);
+  });
+
+  it('ending the session making the request signs it out', async () => {
+    const me = await signInDevice('self@example.com', 'ua-self');
+    const [own] = await listSessions(me);
+    expect((await endSession(me, own!.id)).status).toBe(200);
+    expect((await sitesWithBearer(me)).status).toBe(401);
   });
 });
 

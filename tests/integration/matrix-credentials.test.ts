@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as searchCallbackRoute from '@/app/api/search/callback/route';
@@ -7,6 +8,8 @@ import * as revokeRoute from '@/app/api/v1/keys/[id]/revoke/route';
 import * as keysRoute from '@/app/api/v1/keys/route';
 import * as limitRequestsRoute from '@/app/api/v1/me/limit-requests/route';
 import * as orgQuotaRoute from '@/app/api/v1/me/org-quota/route';
+import * as accountSessionRoute from '@/app/api/v1/me/sessions/[sessionId]/route';
+import * as accountSessionsRoute from '@/app/api/v1/me/sessions/route';
 import * as memberAccessRoute from '@/app/api/v1/members/[memberId]/access/route';
 import * as memberRoute from '@/app/api/v1/members/[memberId]/route';
 import * as membersRoute from '@/app/api/v1/members/route';
@@ -55,6 +58,7 @@ import {
   runs,
   searchAnalytics,
   searchConnections,
+  sessions,
   sites,
 } from '@/lib/db/schema';
 import { useTestDatabase } from '../support/db';
@@ -158,6 +162,8 @@ const MATRIX = `
   PATCH  /billing                  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   GET    /usage                    | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   GET    /me/org-quota             | 200   | 200   | 200    | 200         | 200          | 403 | 403        | 401         | 401         | 401
+  GET    /me/sessions              | 200   | 200   | 200    | 200         | 200          | 403 | 403        | 401         | 401         | 401
+  DELETE /me/sessions/{fresh owner session} | 200 | 404 | 404 | 404       | 404          | 403 | 403        | 401         | 401         | 401
   GET    /notifications            | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   PATCH  /notifications            | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   POST   /notifications/test       | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
@@ -187,6 +193,7 @@ type MatrixRequest = {
 let db: Db;
 let teardown: () => Promise<void>;
 let ownerToken: string;
+let ownerUserId: string;
 let tenantId: string;
 let fixture: Fixture;
 const credentials: Record<string, { token?: string; apiKey?: string }> = {};
@@ -273,6 +280,18 @@ const connectSearch = async (siteId: string) => {
 };
 
 let joined = 0;
+/** Another sign-in of the owner's (a second device): only the owner may end it; to anyone else it is not found. */
+const freshOwnerSession = async () => {
+  const id = randomUUID();
+  await db.insert(sessions).values({
+    id,
+    token: randomUUID(),
+    userId: ownerUserId,
+    activeOrganizationId: tenantId,
+    expiresAt: new Date(Date.now() + 86_400_000),
+  });
+  return id;
+};
 const freshMember = async () =>
   (await addMember(db, { ownerToken, tenantId, email: `fresh-${++joined}@matrix.test`, role: 'member' }))
     .memberId;
@@ -672,6 +691,18 @@ const REQUESTS: Record<string, MatrixRequest> = {
   },
   'GET /usage': { handler: usageRoute.GET, method: 'GET', path: () => '/api/v1/usage' },
   'GET /me/org-quota': { handler: orgQuotaRoute.GET, method: 'GET', path: () => '/api/v1/me/org-quota' },
+  'GET /me/sessions': {
+    handler: accountSessionsRoute.GET,
+    method: 'GET',
+    path: () => '/api/v1/me/sessions',
+  },
+  'DELETE /me/sessions/{fresh owner session}': {
+    handler: accountSessionRoute.DELETE,
+    method: 'DELETE',
+    target: freshOwnerSession,
+    params: (id) => ({ sessionId: id }),
+    path: (id) => `/api/v1/me/sessions/${id}`,
+  },
   'POST /me/limit-requests': {
     handler: limitRequestsRoute.POST,
     method: 'POST',
@@ -771,6 +802,7 @@ beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
   const owner = await signInOwner(db, 'owner@matrix.test');
   ownerToken = owner.token;
+  ownerUserId = owner.userId;
   tenantId = owner.tenantId;
   // Overage on, so site creation in the matrix is about credentials, not the included-site count.
   await call(billingRoute.PATCH, {

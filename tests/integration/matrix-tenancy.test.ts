@@ -35,6 +35,8 @@ type TenantA = {
   tenantId: string;
   ownerEmail: string;
   ownerUserId: string;
+  /** The session A's owner signed in with. */
+  ownerSessionId: string;
   siteId: string;
   hostname: string;
   keyId: string;
@@ -190,6 +192,11 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
     },
   },
   '/v1/me/org-quota': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
+  '/v1/me/sessions': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
+  // Ending A's owner's session: another account's session is not found, and it keeps working.
+  '/v1/me/sessions/[sessionId]': {
+    DELETE: { sessionOnly: true, params: (a) => ({ sessionId: a.ownerSessionId }) },
+  },
   '/v1/notifications': {
     GET: { sessionOnly: true, expect: { owner: 200, key: 403 } },
     // Naming A's owner as a recipient of B's notifications must be refused: not a member of B.
@@ -357,6 +364,12 @@ beforeAll(async () => {
     tenantId: ownerA.tenantId,
     ownerEmail: 'owner@tenant-a.test',
     ownerUserId: ownerA.userId,
+    ownerSessionId: (
+      await db
+        .select({ id: schema.sessions.id })
+        .from(schema.sessions)
+        .where(eq(schema.sessions.userId, ownerA.userId))
+    )[0]!.id,
     siteId: created.body.site.id,
     hostname: created.body.site.hostname,
     keyId: key.body.key.id,
@@ -445,6 +458,7 @@ describe.each(endpoints)('$method $route called by another organization', ({ rou
       a.monitorId,
       a.ownerEmail,
       a.ownerUserId,
+      a.ownerSessionId,
       a.memberEmail,
     ];
     const text = JSON.stringify(res.body);

@@ -4,6 +4,8 @@ import * as keyRevoke from '@/app/api/v1/keys/[id]/revoke/route';
 import * as keys from '@/app/api/v1/keys/route';
 import * as limitRequests from '@/app/api/v1/me/limit-requests/route';
 import * as orgQuota from '@/app/api/v1/me/org-quota/route';
+import * as accountSession from '@/app/api/v1/me/sessions/[sessionId]/route';
+import * as accountSessions from '@/app/api/v1/me/sessions/route';
 import * as memberAccess from '@/app/api/v1/members/[memberId]/access/route';
 import * as member from '@/app/api/v1/members/[memberId]/route';
 import * as members from '@/app/api/v1/members/route';
@@ -96,4 +98,6 @@ export const ROUTES: RouteEntry[] = [
   { path: '/v1/members/{memberId}/access', handlers: memberAccess },
   { path: '/v1/me/limit-requests', handlers: limitRequests },
   { path: '/v1/me/org-quota', handlers: orgQuota },
+  { path: '/v1/me/sessions', handlers: accountSessions },
+  { path: '/v1/me/sessions/{sessionId}', handlers: accountSession },
 ];

@@ -132,6 +132,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where your account is signed in
+         * @description The signed-in account's unexpired sessions with the browser and address each signed in from; tokens are never listed.
+         */
+        get: operations["getV1MeSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one of your sessions
+         * @description Ends the session at once: its cookie and bearer token are refused from the next request. Ending the session making the request signs you out. Another account's session, or one already ended, is a 404.
+         */
+        delete: operations["deleteV1MeSessionsBySessionId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/members": {
         parameters: {
             query?: never;
@@ -1306,6 +1346,23 @@ export interface components {
             created_by: string | null;
             /** @description when it was created (epoch milliseconds) */
             created_at: number;
+        };
+        /** @description A place where the signed-in account is signed in */
+        AccountSession: {
+            /** @description the session's id (never its token) */
+            id: string;
+            /** @description when the sign-in happened (epoch milliseconds) */
+            createdAt: number;
+            /** @description when the session was last refreshed (epoch milliseconds); refreshed at most once a day */
+            lastActiveAt: number;
+            /** @description when it ends unless used again (epoch milliseconds) */
+            expiresAt: number;
+            /** @description the browser or client that signed in, as it named itself */
+            userAgent: string | null;
+            /** @description the address it signed in from */
+            ipAddress: string | null;
+            /** @description whether this is the session making the request */
+            current: boolean;
         };
         /** @description An API key of the organization, without its secret */
         ApiKey: {
@@ -2918,6 +2975,103 @@ export interface operations {
             };
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1MeSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the unexpired sessions, the current one first, then the most recently active */
+                        sessions: components["schemas"]["AccountSession"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1MeSessionsBySessionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the session's id */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out: its cookie and bearer token are refused from now on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description the session was ended
+                         * @constant
+                         */
+                        signedOut: true;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; session not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

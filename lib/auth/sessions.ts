@@ -1,4 +1,5 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
 import type { Db } from '@/lib/db/client';
 import { sessions } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
@@ -62,7 +63,7 @@ export async function listAccountSessions(db: Db, owner: SessionOwner): Promise<
     lastActiveAt: row.updatedAt.getTime(),
     expiresAt: row.expiresAt.getTime(),
     userAgent: row.userAgent,
-    ipAddress: row.ipAddress,
+    ipAddress: displayedAddress(row.ipAddress),
     current: row.id === owner.sessionId,
   }));
   return [...listed.filter((s) => s.current), ...listed.filter((s) => !s.current)];
@@ -83,4 +84,21 @@ export async function endAccountSession(
     .returning({ id: sessions.id });
   if (ended.length === 0) throw new NotFoundError('session not found');
   return { signedOut: true };
+}
+
+/** The prefix better-auth collapses an IPv6 client address to before storing it (its default `ipv6Subnet`). */
+const STORED_IPV6_PREFIX = 64;
+
+/**
+ * A session's stored address as a person reads it. better-auth stores an IPv6 client as its /64
+ * network written out in full ("2001:0db8:0001:0002:0000:0000:0000:0000"), which is shown compressed
+ * with its prefix ("2001:db8:1:2::/64"); the all-zero network is what a loopback client (::1) became
+ * and says nothing, so it is left out, as is anything unparsable. IPv4 addresses are stored whole.
+ */
+export function displayedAddress(stored: string | null): string | null {
+  if (!stored || !ipaddr.isValid(stored)) return null;
+  const address = ipaddr.parse(stored);
+  if (address.kind() === 'ipv4') return address.toString();
+  if (address.range() === 'unspecified') return null;
+  return `${address.toString()}/${STORED_IPV6_PREFIX}`;
 }

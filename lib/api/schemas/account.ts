@@ -17,7 +17,12 @@ export const accountSession = z
       .describe('when the session was last refreshed (epoch milliseconds); refreshed at most once a day'),
     expiresAt: z.int().describe('when it ends unless used again (epoch milliseconds)'),
     userAgent: z.string().nullable().describe('the browser or client that signed in, as it named itself'),
-    ipAddress: z.string().nullable().describe('the address it signed in from'),
+    ipAddress: z
+      .string()
+      .nullable()
+      .describe(
+        'the address it signed in from: IPv4 whole, IPv6 as its /64 network (2001:db8:1:2::/64); null when unknown (a loopback client)',
+      ),
     current: z.boolean().describe('whether this is the session making the request'),
   })
   .meta({ id: 'AccountSession', description: 'A place where the signed-in account is signed in' });

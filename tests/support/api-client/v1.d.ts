@@ -1359,7 +1359,7 @@ export interface components {
             expiresAt: number;
             /** @description the browser or client that signed in, as it named itself */
             userAgent: string | null;
-            /** @description the address it signed in from */
+            /** @description the address it signed in from: IPv4 whole, IPv6 as its /64 network (2001:db8:1:2::/64); null when unknown (a loopback client) */
             ipAddress: string | null;
             /** @description whether this is the session making the request */
             current: boolean;

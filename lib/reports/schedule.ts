@@ -9,7 +9,7 @@ import { enqueueNotification } from '@/lib/notify/outbox';
 import { effectiveSettings } from '@/lib/notify/receivers';
 import { siteOfTenant } from '@/lib/sites/access';
 import { lastCompleteMonth } from './monthly';
-import { PDF_CONTENT_TYPE, type PdfOptions } from './pdf';
+import { PDF_CONTENT_TYPE } from './pdf';
 import { monthlyReportFile } from './service';
 
 /**
@@ -18,7 +18,7 @@ import { monthlyReportFile } from './service';
  * `stakeholder-report` notification for the month that just ended, keyed on (site, month), so a run
  * repeated later that day (the job runs hourly on the 1st, to catch a server that was down at
  * midnight) or after a crash queues nothing twice. The delivery job then mails each receiver once,
- * with the PDF rendered at send time (`reportAttachment`), under the delivery's idempotency key.
+ * with the PDF rendered at send time (`reportAttachments`), under the delivery's idempotency key.
  */
 
 export const reportDedupeKey = (siteId: string, period: string) => `stakeholder-report:${siteId}:${period}`;
@@ -73,35 +73,19 @@ export async function queueMonthlyReports(db: Db, now: number = Date.now()): Pro
 }
 
 /**
- * The PDF a `stakeholder-report` mail carries, rendered when the delivery is sent (the same figures
- * for every receiver and attempt: the month is over, so after the first it is the stored print).
- * Null when the site is gone.
- */
-export async function reportAttachment(
-  db: Db,
-  event: { tenantId: string; siteId: string; period: string },
-  options: PdfOptions = {},
-): Promise<{ filename: string; content: Buffer; contentType: string } | null> {
-  const site = await siteOfTenant(db, event.tenantId, event.siteId);
-  if (!site) return null;
-  const { filename, content } = await monthlyReportFile(db, event.tenantId, site, event.period, options);
-  return { filename, content: Buffer.from(content), contentType: PDF_CONTENT_TYPE };
-}
-
-/**
  * The delivery job's attachment maker (composed in jobs/functions/notify.ts): a `stakeholder-report`
- * event's mails carry its month's PDF; every other event carries nothing.
+ * event's mails carry its month's PDF, rendered when the delivery is sent (the same figures for
+ * every receiver and attempt: the month is over, so after the first it is the stored print); none
+ * when the site is gone. Every other event carries nothing.
  */
 export const reportAttachments: AttachmentMaker = async (db, event) => {
   const payload = event.payload as Partial<StakeholderReportPayload>;
   if (event.kind !== 'stakeholder-report' || !event.site_id || typeof payload.period !== 'string') return [];
   try {
-    const pdf = await reportAttachment(db, {
-      tenantId: event.tenant_id,
-      siteId: event.site_id,
-      period: payload.period,
-    });
-    return pdf ? [pdf] : [];
+    const site = await siteOfTenant(db, event.tenant_id, event.site_id);
+    if (!site) return [];
+    const { filename, content } = await monthlyReportFile(db, event.tenant_id, site, payload.period);
+    return [{ filename, content: Buffer.from(content), contentType: PDF_CONTENT_TYPE }];
   } catch (error) {
     throw new Error(
       `the monthly report could not be rendered: ${error instanceof Error ? error.message : String(error)}`,

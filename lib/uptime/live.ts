@@ -4,6 +4,7 @@ import { monitorsHeldAtAllowance } from '@/lib/billing/monitors';
 import type { Db } from '@/lib/db/client';
 import { type Site, type UptimeIncident, type UptimeMonitor, uptimeIncidents } from '@/lib/db/schema';
 import { findMonitor } from './monitors';
+import type { PauseReason } from './pauses';
 import { type IncidentResource, incidentResource, type MonitorResource, monitorResource } from './resource';
 import { type StoredConsensus, type StoredRegionProbe, storedConsensus, storedProbes } from './rounds';
 import { REGIONS, type Region } from './types';
@@ -38,22 +39,21 @@ export interface Probing {
    * `monitor`: its own `enabled` is 0; `app`: the site's Uptime app is off; `allowance`: past the
    * organization's monitor allowance with overage off (lib/billing/monitors.ts); null while active.
    */
-  pausedBy: PausedBy | null;
+  pausedBy: PauseReason | null;
   /**
    * The other reasons that hold it, in the same order: a paused monitor on a site whose app is off,
    * or past the allowance, stays stopped when resumed alone. Empty with one reason or none.
    */
-  alsoPausedBy: PausedBy[];
+  alsoPausedBy: PauseReason[];
   nextRoundAt: number | null;
 }
-type PausedBy = 'monitor' | 'app' | 'allowance';
 
 export function probingOf(
   monitor: Pick<UptimeMonitor, 'enabled' | 'next_probe_at'>,
   site: Pick<Site, 'uptime_enabled'>,
   overAllowance: boolean,
 ): Probing {
-  const reasons: PausedBy[] = [];
+  const reasons: PauseReason[] = [];
   if (monitor.enabled === 0) reasons.push('monitor');
   if (site.uptime_enabled === 0) reasons.push('app');
   if (overAllowance) reasons.push('allowance');

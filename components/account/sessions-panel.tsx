@@ -5,11 +5,9 @@ import type { AccountSession, AccountSessions } from '@/components/api/types';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { Announcement, useAnnouncer } from '@/components/ui/announcement';
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { formatDateTime } from '@/components/ui/format';
+import { formatDate, formatDateTime } from '@/components/ui/format';
 import { Badge, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
 import { deviceSummary } from './user-agent';
-
-const dayFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /**
  * Where the user is signed in: this device first, then the others newest activity first, each of
@@ -88,7 +86,7 @@ export function SessionsPanel() {
                     </p>
                     <p className="mt-0.5 text-xs break-words text-zinc-600">
                       Signed in {formatDateTime(session.createdAt)}
-                      {' · '}Last active {dayFormat.format(new Date(session.lastActiveAt))}
+                      {' · '}Last active {formatDate(session.lastActiveAt)}
                       {session.ipAddress ? ` · IP address ${session.ipAddress}` : null}
                     </p>
                   </div>

@@ -31,6 +31,7 @@ import type {
   orgNotificationsResponse,
   signingSecretResponse,
   siteNotificationsResponse,
+  testNotificationBody,
 } from '@/lib/api/schemas/notifications';
 import type {
   a11yLiveStateSchema,
@@ -135,5 +136,7 @@ export type NotificationRecipient = NotificationSettings['uptimeRecipients'][num
 export type NotificationWebhook = NotificationSettings['uptimeWebhooks'][number];
 export type SiteNotifications = z.output<typeof siteNotificationsResponse>;
 export type SigningSecret = z.output<typeof signingSecretResponse>;
+/** POST /v1/notifications/test's body (one of `email` and `webhook`; parsed, it has the same shape). */
+export type NotificationTestBody = z.output<typeof testNotificationBody>;
 export type DeliveryList = z.output<typeof deliveriesResponse>;
 export type Delivery = DeliveryList['deliveries'][number];

@@ -29,9 +29,9 @@ import { TestStatus, useTestSends } from './test-send';
 /**
  * The receivers of one scope (the org defaults or a site override), grouped by what they are told
  * about: members ticked and addresses typed per recipient list, webhook rows with a "Send test" that
- * says inline why a delivery failed (the API's 502), and a test email to any of the addresses. The spec's limits are checked here first
- * (errors under each list and in a summary that takes focus), then by the API, whose
- * "field: message" answers land under the same lists.
+ * says inline why a delivery failed (the API's 502), and a test email to any of the addresses. The
+ * spec's limits are checked here first (errors under each list and in a summary that takes focus),
+ * then by the API, whose "field: message" answers land under the same lists.
  */
 export function NotificationSettingsForm({
   settings,

@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { MemberView } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { SelectField } from '@/components/ui/field';
@@ -14,7 +14,6 @@ import { TestStatus, useTestSends } from './test-send';
  * A typed line that is not an address is offered too: the API's refusal says why.
  */
 export function TestEmail({ draft, members }: { draft: SettingsDraft; members: MemberView[] | undefined }) {
-  const id = useId();
   const { tests, run } = useTestSends<string>();
   const options = addressOptions(draft, members ?? []);
   const [chosen, setChosen] = useState('');
@@ -28,7 +27,6 @@ export function TestEmail({ draft, members }: { draft: SettingsDraft; members: M
       ) : (
         <div className="flex flex-wrap items-end gap-3">
           <SelectField
-            id={`${id}-address`}
             label="Test address"
             hint="A member, or an address typed above (saved or not)."
             value={address}

@@ -2,17 +2,16 @@
 
 import { type ReactNode, useState } from 'react';
 import { failureMessage, requestJson } from '@/components/api/client';
+import type { NotificationTestBody } from '@/components/api/types';
 
 /**
  * One "send a test" control's state: POST /v1/notifications/test with one target, and what it said.
  * Shared by the webhook rows and the test email, so both show a refusal the same way (the API's
  * 502 reason: connection refused, HTTP status, timeout, private address, a rejected address).
  */
-export type TestState = { state: 'sending' } | { state: 'ok' } | { state: 'failed'; reason: string };
+type TestState = { state: 'sending' } | { state: 'ok' } | { state: 'failed'; reason: string };
 
-export async function sendTest(
-  target: { email: string } | { webhook: { kind: string; url: string } },
-): Promise<TestState> {
+async function sendTest(target: NotificationTestBody): Promise<TestState> {
   try {
     await requestJson('/v1/notifications/test', { body: target });
     return { state: 'ok' };
@@ -26,7 +25,7 @@ export function useTestSends<K extends string | number>() {
   const [tests, setTests] = useState<Partial<Record<K, TestState>>>({});
   return {
     tests,
-    async run(key: K, target: Parameters<typeof sendTest>[0]) {
+    async run(key: K, target: NotificationTestBody) {
       setTests((t) => ({ ...t, [key]: { state: 'sending' } }));
       const outcome = await sendTest(target);
       setTests((t) => ({ ...t, [key]: outcome }));

@@ -1,4 +1,5 @@
 import type { FieldWindow } from '@/components/api/types';
+import { formatDate, formatMonthDay } from '@/components/ui/format';
 import {
   type FormFactor,
   failingMetrics,
@@ -110,20 +111,17 @@ const joinWords = (words: string[]) =>
   words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 
 const DAY_MS = 86_400_000;
-const dayMonth = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const fullDate = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** Epoch ms of a `YYYY-MM-DD` day (UTC midnight). */
 export const dayMs = (date: string) => Date.parse(`${date}T00:00:00Z`);
 
 /** "Nov 15, 2026": a window's last day, as `YYYY-MM-DD` or its epoch ms. */
-export const formatDay = (date: string | number) =>
-  fullDate.format(typeof date === 'number' ? date : dayMs(date));
+export const formatDay = (date: string | number) => formatDate(typeof date === 'number' ? date : dayMs(date));
 
 /** "Oct 19 – Nov 15, 2026": the 28 days a window covers (CrUX windows end on `periodEnd`). */
 export function windowRange(periodEnd: string): string {
   const end = dayMs(periodEnd);
-  return `${dayMonth.format(end - 27 * DAY_MS)} – ${fullDate.format(end)}`;
+  return `${formatMonthDay(end - 27 * DAY_MS)} – ${formatDate(end)}`;
 }
 
 /**

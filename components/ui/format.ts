@@ -10,6 +10,13 @@ export function formatDateTime(ms: number | null | undefined): string {
   return `${dateTime.format(new Date(ms))} UTC`;
 }
 
+const dateOnly = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** "Nov 24, 2026": the UTC day alone, where the time of day is not worth showing. */
+export function formatDate(ms: number): string {
+  return dateOnly.format(new Date(ms));
+}
+
 const dayAndTime = new Intl.DateTimeFormat('en', {
   month: 'short',
   day: 'numeric',

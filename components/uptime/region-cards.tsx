@@ -1,13 +1,11 @@
 import type { MonitorLive, RegionProbe, RoundConsensus } from '@/components/api/types';
 import { cx } from '@/components/ui/cx';
-import { formatDateTime } from '@/components/ui/format';
+import { formatDate, formatDateTime } from '@/components/ui/format';
 import { errorBeyondVerdict, formatMs, probeVerdict, REGION_NAMES } from './words';
 
 const DAY_MS = 86_400_000;
 /** The certificate warnings' first threshold (lib/uptime: 14 and 3 days). */
 const CERT_WARNING_DAYS = 14;
-
-const expiryDate = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /**
  * Each region's latest probe: the verdict in words (with a glyph, not colour alone), HTTP status,
@@ -81,8 +79,8 @@ function ProbeDetails({ probe, slow }: { probe: RegionProbe; slow: boolean }) {
             {probe.tlsCertExpiresAt === null || daysLeft === null
               ? 'no HTTPS'
               : daysLeft < 0
-                ? `${expiryDate.format(new Date(probe.tlsCertExpiresAt))} (expired)`
-                : `${expiryDate.format(new Date(probe.tlsCertExpiresAt))} (in ${daysLeft} day${daysLeft === 1 ? '' : 's'})`}
+                ? `${formatDate(probe.tlsCertExpiresAt)} (expired)`
+                : `${formatDate(probe.tlsCertExpiresAt)} (in ${daysLeft} day${daysLeft === 1 ? '' : 's'})`}
           </dd>
         </div>
         <div className="col-span-2 flex justify-between gap-2">

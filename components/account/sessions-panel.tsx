@@ -22,26 +22,24 @@ export function SessionsPanel() {
   const error = sessions.error;
   const loaded = sessions.data !== undefined;
 
-  async function signOut(session: AccountSession) {
-    const device = deviceSummary(session.userAgent);
+  /** A sign-out: `run` deletes the session(s), then the list is read again and `done` said there. */
+  async function signOut(run: () => Promise<unknown>, done: string) {
     try {
-      await requestJson(`/v1/me/sessions/${session.id}`, { method: 'DELETE' });
+      await run();
       await sessions.reload();
-      announcer.announce(`Signed out ${device}.`, { focus: true });
+      announcer.announce(done, { focus: true });
     } catch (e) {
       announcer.announce(failureAnnouncement('Sign out failed', e));
     }
   }
 
-  async function signOutOthers() {
-    try {
-      await unwrap(authClient.revokeOtherSessions());
-      await sessions.reload();
-      announcer.announce('Signed out of all other sessions.', { focus: true });
-    } catch (e) {
-      announcer.announce(failureAnnouncement('Sign out failed', e));
-    }
-  }
+  const signOutOne = (session: AccountSession) =>
+    signOut(
+      () => requestJson(`/v1/me/sessions/${session.id}`, { method: 'DELETE' }),
+      `Signed out ${deviceSummary(session.userAgent)}.`,
+    );
+  const signOutOthers = () =>
+    signOut(() => unwrap(authClient.revokeOtherSessions()), 'Signed out of all other sessions.');
 
   return (
     <Section
@@ -103,7 +101,7 @@ export function SessionsPanel() {
                           </>
                         }
                         confirmLabel={`Sign out ${device}`}
-                        onConfirm={() => signOut(session)}
+                        onConfirm={() => signOutOne(session)}
                       />
                     </div>
                   )}

@@ -208,7 +208,8 @@ export function UrlDetailView({
   );
 }
 
-type LinkAttributes = { link_text: string | null; link_selector: string | null };
+/** The attributes an inlink and an outlink share (their schema's, not a copy). */
+type LinkAttributes = Pick<UrlDetails['inlinks'][number], 'link_text' | 'link_selector'>;
 
 /** The link's own columns, the same in both directions: its text and the element it sits in. */
 function linkColumns<T extends LinkAttributes>(): Column<T>[] {

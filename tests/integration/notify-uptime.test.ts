@@ -1,11 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as notificationsRoute from '@/app/api/v1/notifications/route';
 import * as siteRoute from '@/app/api/v1/sites/[id]/route';
 import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
 import type { Db } from '@/lib/db/client';
-import { mailMessages, notificationOutbox, uptimeMonitors } from '@/lib/db/schema';
+import { mailMessages, notificationOutbox } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
 import { deliverDue, dispatchEvents } from '@/lib/notify/deliver';
 import { runDueRounds } from '@/lib/uptime/coordinator';
@@ -14,6 +14,7 @@ import { useTestDatabase } from '../support/db';
 import { call, signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 import { type Receiver, startDiscord, startSlack } from '../support/notify-receivers';
+import { monitorRow } from '../support/uptime';
 
 /*
  * Issue 15's "an outage and its recovery reach the uptime receivers once each", through the real
@@ -81,8 +82,9 @@ describe('an outage and its recovery', () => {
     const monitorId = created.body.monitor.id as string;
 
     const round = async () => {
-      const [m] = await db.select().from(uptimeMonitors).where(eq(uptimeMonitors.id, monitorId));
-      const finished = await runDueRounds(db, probers(), { now: m!.next_probe_at! });
+      const finished = await runDueRounds(db, probers(), {
+        now: (await monitorRow(db, monitorId)).next_probe_at!,
+      });
       return finished.find((f) => f.round.monitorId === monitorId)!.outcome;
     };
     // The rounds run on the monitor's schedule, ahead of the wall clock: deliver as of an hour on.
@@ -119,7 +121,7 @@ describe('an outage and its recovery', () => {
     const mails = await db
       .select({ subject: mailMessages.subject })
       .from(mailMessages)
-      .where(and(eq(mailMessages.to, 'oncall@notify-uptime.test')));
+      .where(eq(mailMessages.to, 'oncall@notify-uptime.test'));
     expect(mails.map((m) => m.subject)).toEqual([
       expect.stringMatching(/^Down: /),
       expect.stringMatching(/^Recovered: /),

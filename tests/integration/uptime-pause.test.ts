@@ -6,7 +6,7 @@ import { EmbeddedRunner } from '@/jobs/runtime/embedded';
 import type { Principal } from '@/lib/auth/principal';
 import { setOverage } from '@/lib/billing/settings';
 import type { Db } from '@/lib/db/client';
-import { notificationOutbox, sites, uptimeIncidents, uptimeMonitors, uptimePauses } from '@/lib/db/schema';
+import { sites, uptimePauses } from '@/lib/db/schema';
 import { updateSite } from '@/lib/sites/service';
 import { runDueRounds } from '@/lib/uptime/coordinator';
 import { getMonitorLive } from '@/lib/uptime/live';
@@ -17,6 +17,7 @@ import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
 import { signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
+import * as uptime from '../support/uptime';
 
 /*
  * A monitor that stops being probed (paused, its site's Uptime app off, held past the allowance)
@@ -60,20 +61,11 @@ async function organization(email: string, overage: boolean) {
   return { tenantId, siteId, principal };
 }
 
-const monitorRow = async (id: string) =>
-  (await db.select().from(uptimeMonitors).where(eq(uptimeMonitors.id, id)))[0]!;
-const incidentsOf = (id: string) =>
-  db
-    .select()
-    .from(uptimeIncidents)
-    .where(eq(uptimeIncidents.monitor_id, id))
-    .orderBy(asc(uptimeIncidents.down_at));
+const monitorRow = (id: string) => uptime.monitorRow(db, id);
+const incidentsOf = (id: string) => uptime.incidentsOf(db, id);
 const pausesOf = (id: string) =>
   db.select().from(uptimePauses).where(eq(uptimePauses.monitor_id, id)).orderBy(asc(uptimePauses.started_at));
-const notesOf = async (id: string) =>
-  (await db.select().from(notificationOutbox).orderBy(asc(notificationOutbox.created_at)))
-    .filter((n) => (n.payload as { monitorId?: string }).monitorId === id)
-    .map((n) => n.kind);
+const notesOf = async (id: string) => (await uptime.outboxOf(db, id)).map((n) => n.kind);
 
 /** Runs every round due at `now`; the ids of the monitors probed. */
 const roundsAt = async (now: number) =>

@@ -1,12 +1,12 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@/lib/auth/principal';
 import { setOverage } from '@/lib/billing/settings';
 import type { Db } from '@/lib/db/client';
-import { notificationOutbox, probeResults, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
+import { probeResults, uptimeIncidents, uptimeMonitors } from '@/lib/db/schema';
 import { readStoredWebhooks, storeWebhooks } from '@/lib/notify/stored-webhooks';
 import { RoundLoop, runDueRounds } from '@/lib/uptime/coordinator';
 import { getMonitorLive } from '@/lib/uptime/live';
@@ -19,6 +19,7 @@ import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
 import { signInOwner } from '../support/http';
 import { closedPort, hang, startServer, type TestServer } from '../support/http-server';
+import * as uptime from '../support/uptime';
 
 /*
  * Rounds against real local servers (issue 14 items 2, 4, 6): every region probes through lib/net,
@@ -71,18 +72,9 @@ async function addMonitor(url: string, values: Partial<typeof uptimeMonitors.$in
   return row!;
 }
 
-const monitorRow = async (id: string) =>
-  (await db.select().from(uptimeMonitors).where(eq(uptimeMonitors.id, id)))[0]!;
-const incidentsOf = (id: string) =>
-  db
-    .select()
-    .from(uptimeIncidents)
-    .where(eq(uptimeIncidents.monitor_id, id))
-    .orderBy(asc(uptimeIncidents.down_at));
-const outboxOf = async (id: string) =>
-  (await db.select().from(notificationOutbox).orderBy(asc(notificationOutbox.created_at))).filter(
-    (n) => (n.payload as { monitorId?: string }).monitorId === id,
-  );
+const monitorRow = (id: string) => uptime.monitorRow(db, id);
+const incidentsOf = (id: string) => uptime.incidentsOf(db, id);
+const outboxOf = (id: string) => uptime.outboxOf(db, id);
 
 /** Runs the monitor's next round (at its due time); only it is due then, other monitors being paused or later. */
 async function nextRound(id: string) {

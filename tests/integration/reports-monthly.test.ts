@@ -78,6 +78,16 @@ async function siteRow(id: string): Promise<Site> {
   return row!;
 }
 
+/** A site of the owner's, registered before the month (the monthly mail skips sites that did not exist in it). */
+async function siteBeforeOctober(host: string, apps: Partial<typeof sites.$inferInsert>): Promise<Site> {
+  const id = await insertSite(db, owner.tenantId, host);
+  await db
+    .update(sites)
+    .set({ ...apps, created_at: OCT - 60 * DAY })
+    .where(eq(sites.id, id));
+  return siteRow(id);
+}
+
 async function pdfText(pdf: Buffer) {
   const doc = await getDocumentProxy(new Uint8Array(pdf));
   const { totalPages, text } = await extractText(doc, { mergePages: true });
@@ -89,13 +99,7 @@ beforeAll(async () => {
   owner = await signInOwner(db, 'reports@example.com');
   await db.update(organizations).set({ name: ORG }).where(eq(organizations.id, owner.tenantId));
 
-  const fullId = await insertSite(db, owner.tenantId, 'report.example');
-  // Registered before the month: the monthly mail skips sites that did not exist in it.
-  await db
-    .update(sites)
-    .set({ a11y_enabled: 1, created_at: OCT - 60 * DAY })
-    .where(eq(sites.id, fullId));
-  full = await siteRow(fullId);
+  full = await siteBeforeOctober('report.example', { a11y_enabled: 1 });
   // September's and November's crawls are outside the month; October's two make the trend 7 -> 4.
   await crawl(full, OCT - 2 * DAY, 50, 10);
   await crawl(full, OCT + 3 * DAY, 7, 80);
@@ -153,12 +157,7 @@ beforeAll(async () => {
     created_at: OCT + 9 * DAY,
   });
 
-  const partialId = await insertSite(db, owner.tenantId, 'links-only.example');
-  await db
-    .update(sites)
-    .set({ uptime_enabled: 0, seo_enabled: 0, created_at: OCT - 60 * DAY })
-    .where(eq(sites.id, partialId));
-  partial = await siteRow(partialId);
+  partial = await siteBeforeOctober('links-only.example', { uptime_enabled: 0, seo_enabled: 0 });
   await crawl(partial, OCT + 5 * DAY, 12, null);
 }, 60_000);
 
@@ -430,12 +429,7 @@ describe('the stored print', () => {
   const MARKER = Buffer.from('%PDF-stored-marker');
 
   beforeAll(async () => {
-    const id = await insertSite(db, owner.tenantId, 'cache.example');
-    await db
-      .update(sites)
-      .set({ uptime_enabled: 0, created_at: OCT - 60 * DAY })
-      .where(eq(sites.id, id));
-    site = await siteRow(id);
+    site = await siteBeforeOctober('cache.example', { uptime_enabled: 0 });
     await crawl(site, OCT + 2 * DAY, 5, 70);
   });
 

@@ -44,7 +44,10 @@ export interface AccountSession {
 }
 
 /** The user's unexpired sessions, the current one first, then the most recently active. */
-export async function listAccountSessions(db: Db, owner: SessionOwner): Promise<AccountSession[]> {
+export async function listAccountSessions(
+  db: Db,
+  owner: SessionOwner,
+): Promise<{ sessions: AccountSession[] }> {
   const rows = await db
     .select({
       id: sessions.id,
@@ -66,7 +69,7 @@ export async function listAccountSessions(db: Db, owner: SessionOwner): Promise<
     ipAddress: displayedAddress(row.ipAddress),
     current: row.id === owner.sessionId,
   }));
-  return [...listed.filter((s) => s.current), ...listed.filter((s) => !s.current)];
+  return { sessions: [...listed.filter((s) => s.current), ...listed.filter((s) => !s.current)] };
 }
 
 /**

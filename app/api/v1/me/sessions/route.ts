@@ -11,7 +11,7 @@ export const GET = apiRoute(
     description:
       "The signed-in account's unexpired sessions with the browser and address each signed in from; tokens are never listed.",
   },
-  async ({ db, principal }) => ({ sessions: await listAccountSessions(db, sessionOwner(principal)) }),
+  ({ db, principal }) => listAccountSessions(db, sessionOwner(principal)),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -37,8 +37,9 @@ export function KeysView() {
       const result = await requestJson<KeyWithSecret>(`/v1/keys/${key.id}/reroll`, {
         method: 'POST',
       });
-      setRevealed({ ...result, action: 'rerolled' });
+      // The list first: the panel's Done gives the focus to this key's row, which must be there.
       await keys.reload();
+      setRevealed({ ...result, action: 'rerolled' });
     } catch (e) {
       announce(failureAnnouncement('Re-roll failed', e));
     }
@@ -160,8 +161,9 @@ export function KeysView() {
         <CreateKeyForm
           sites={sites.data?.sites}
           onCreated={async (result) => {
-            setRevealed({ ...result, action: 'created' });
+            // The list first: the panel's Done gives the focus to the new key's row, which must be there.
             await keys.reload();
+            setRevealed({ ...result, action: 'created' });
           }}
         />
       </Section>

@@ -6,7 +6,18 @@ const REPORT_FONT_FILES = [
   './node_modules/@fontsource/inter/files/inter-latin-400-normal.woff2',
   './node_modules/@fontsource/inter/files/inter-latin-700-normal.woff2',
 ];
-const CHROMIUM_FILES = ['./node_modules/@sparticuz/chromium/bin/**'];
+const CHROMIUM_FILES = [
+  './node_modules/@sparticuz/chromium/bin/**',
+  // Read by playwright-core's own code through a computed path when it loads.
+  './node_modules/playwright-core/browsers.json',
+];
+/**
+ * The routes that launch Chromium: the render pass and the monthly mail's PDF run under /api/inngest,
+ * the report download prints. Each is its own Vercel function (vercel.json gives them their memory),
+ * so the rest of the app ships without Chromium and playwright-core (scripts/vercel-traces.mjs
+ * names their traces too).
+ */
+const BROWSER_ROUTES = ['/api/inngest', '/api/v1/sites/*/reports/monthly'];
 
 const nextConfig: NextConfig = {
   // Packages that load native binaries, WebAssembly or their own files at run time stay outside the
@@ -30,10 +41,13 @@ const nextConfig: NextConfig = {
   // Keys are route globs matched anywhere in the route, so `/sites/*/report` also gives the two
   // small font files to the API's report routes; the 67 MB of Chromium go only where it runs.
   outputFileTracingIncludes: {
-    '/api/v1/sites/*/reports/monthly': [...REPORT_FONT_FILES, ...CHROMIUM_FILES],
+    ...Object.fromEntries(BROWSER_ROUTES.map((route) => [route, [...REPORT_FONT_FILES, ...CHROMIUM_FILES]])),
     '/sites/*/report': REPORT_FONT_FILES,
-    '/api/inngest': [...REPORT_FONT_FILES, ...CHROMIUM_FILES],
   },
+  // What a hosted function never opens (PGlite, the migrations, and playwright-core outside
+  // BROWSER_ROUTES) is dropped from the traces by scripts/vercel-traces.mjs after the build:
+  // outputFileTracingExcludes leaves the instrumentation hook's trace alone, which the Vercel builder
+  // adds to every function, and Turbopack ignores a negated route pattern.
   poweredByHeader: false,
   // The public API lives at /v1 (the spec's prefix); its route handlers live under app/api/v1.
   async rewrites() {

@@ -18,8 +18,14 @@ export function proxy(request: Request): NextResponse {
       { status: 501 },
     );
   }
-  if (!isWellEncoded(new URL(request.url).pathname)) {
+  const { pathname } = new URL(request.url);
+  if (!isWellEncoded(pathname)) {
     return NextResponse.json({ error: 'the path is not validly percent-encoded' }, { status: 400 });
+  }
+  // A notification mail's List-Unsubscribe URL is the unsubscribe page's: a person opening it gets
+  // the page (GET, which changes nothing), a mail client's RFC 8058 one-click POST goes to the API.
+  if (request.method === 'POST' && pathname.startsWith('/unsubscribe/')) {
+    return NextResponse.rewrite(new URL(`/api/v1${pathname}`, request.url));
   }
   return NextResponse.next();
 }
@@ -33,4 +39,4 @@ function isWellEncoded(pathname: string): boolean {
   }
 }
 
-export const config = { matcher: ['/v1/:path*', '/api/v1/:path*'] };
+export const config = { matcher: ['/v1/:path*', '/api/v1/:path*', '/unsubscribe/:path*'] };

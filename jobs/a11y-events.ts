@@ -1,5 +1,5 @@
 import { sendEvent } from '@/jobs/runtime';
-import type { A11yEvents } from '@/lib/a11y/events';
+import type { A11yEvents } from '@/lib/a11y/runs/events';
 
 /**
  * The render pass's events as the runner's: `a11y/requested`, `a11y/continue` and `a11y/finalize`.
@@ -12,10 +12,10 @@ export const a11yEvents: A11yEvents = {
   async resumed(passes) {
     if (passes.length === 0) return;
     await sendEvent(
-      passes.map(({ runId, step, silentSince }) =>
+      passes.map(({ runId, tenantId, step, silentSince }) =>
         step === 'finalize'
           ? { name: 'a11y/finalize', data: { runId }, id: `a11y-resume-finalize:${runId}:${silentSince}` }
-          : { name: 'a11y/continue', data: { runId }, id: `a11y-resume:${runId}:${silentSince}` },
+          : { name: 'a11y/continue', data: { runId, tenantId }, id: `a11y-resume:${runId}:${silentSince}` },
       ),
     );
   },

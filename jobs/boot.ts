@@ -1,16 +1,30 @@
-import { functions } from '@/jobs/functions';
-import { startJobRuntime } from '@/jobs/runtime';
 import { startAuth } from '@/lib/auth/start';
 import { config } from '@/lib/config';
-import { getDbHandle } from '@/lib/db/client';
 
 /**
- * Server start-up: database first (migrations), then the job runtime and its boot hooks. This is the
- * composition root, so it lives beside the runner, outside lib/: domain code never starts jobs.
+ * Server start-up. This is the composition root, so it lives beside the runner, outside lib/:
+ * domain code never starts jobs.
+ *
+ * - On Vercel (VERCEL=1) every function is a short-lived process that Inngest and the edge call:
+ *   auth's start-up checks only. The database opens at the first request that needs it, the
+ *   deployment's build has migrated it, and Inngest runs the jobs through /api/inngest; nothing
+ *   of the job graph (crawler, render pass, Chromium) is loaded here, so a cold start stays short.
+ * - Otherwise (the embedded one-box server): the database first (migrations), then the job
+ *   runtime and its boot hooks, which resume interrupted work.
  */
 export async function boot(): Promise<void> {
   const c = config();
   startAuth(c);
+  if (c.VERCEL) {
+    console.log(`sitewatch: on Vercel, jobs ${c.inngestHosted ? 'Inngest' : 'not configured'}`);
+    return;
+  }
+  // Imported here, not at the top: the hosted path above must not evaluate the job graph.
+  const [{ getDbHandle }, { startJobRuntime }, { functions }] = await Promise.all([
+    import('@/lib/db/client'),
+    import('@/jobs/runtime'),
+    import('@/jobs/functions'),
+  ]);
   const handle = await getDbHandle();
   const runner = await startJobRuntime({ functions });
   console.log(

@@ -1,5 +1,5 @@
 import { sendEvent } from '@/jobs/runtime';
-import type { CrawlEvents } from '@/lib/crawl/events';
+import type { CrawlEvents } from '@/lib/crawl/runs/events';
 
 /**
  * The crawl's events as the runner's: `crawl/requested`, `crawl/continue` and `crawl/finalize`.
@@ -12,10 +12,10 @@ export const crawlEvents: CrawlEvents = {
   async resumed(runs) {
     if (runs.length === 0) return;
     await sendEvent(
-      runs.map(({ runId, step, silentSince }) =>
+      runs.map(({ runId, tenantId, step, silentSince }) =>
         step === 'finalize'
           ? { name: 'crawl/finalize', data: { runId }, id: `crawl-resume-finalize:${runId}:${silentSince}` }
-          : { name: 'crawl/continue', data: { runId }, id: `crawl-resume:${runId}:${silentSince}` },
+          : { name: 'crawl/continue', data: { runId, tenantId }, id: `crawl-resume:${runId}:${silentSince}` },
       ),
     );
   },

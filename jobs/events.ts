@@ -25,7 +25,8 @@ export const crawlRequested = eventType('crawl/requested', {
  * work re-enters through this event (also sent to resume runs whose leases expired).
  */
 export const crawlContinue = eventType('crawl/continue', {
-  schema: z.object({ runId: z.string().min(1) }),
+  // The tenant: the crawl function's per-tenant concurrency key (jobs/functions/crawl.ts).
+  schema: z.object({ runId: z.string().min(1), tenantId: z.string().min(1) }),
 });
 
 /** The frontier is exhausted; summarise the run and fan out follow-up work. */
@@ -45,7 +46,7 @@ export const usageAllowanceReached = eventType('usage/allowance-reached', {
 
 /**
  * A run's accessibility render pass is to be worked: a standalone `a11y` run was created, or a crawl
- * was finalized with its pass chained (lib/a11y/pass.ts).
+ * was finalized with its pass chained (lib/a11y/runs/pass.ts).
  */
 export const a11yRequested = eventType('a11y/requested', {
   schema: z.object({
@@ -57,7 +58,8 @@ export const a11yRequested = eventType('a11y/requested', {
 
 /** The pass renders in bounded steps; one with more pages than an invocation re-enters here (and resumes). */
 export const a11yContinue = eventType('a11y/continue', {
-  schema: z.object({ runId: z.string().min(1) }),
+  // The tenant: the render function's per-tenant concurrency key (jobs/functions/a11y.ts).
+  schema: z.object({ runId: z.string().min(1), tenantId: z.string().min(1) }),
 });
 
 /** Every page of the pass is rendered; store the run's counters and ledger row. */

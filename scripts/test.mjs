@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite. Unit and integration tests (on TEST_DATABASE_URL's Postgres when set,
-// and then the integration tests again on embedded PGlite), a fresh production build, and the e2e
-// suite in real Chromium. Ends with one summary line: "Summary: N passed, N failed, N skipped".
+// then the database-heavy ones through Neon's driver, then the integration tests again on embedded
+// PGlite, then the unit and integration tests again on Postgres under Node 24), a fresh production
+// build, the e2e suite in real Chromium, and the hosted path (Inngest's protocol) on that build.
+// Ends with one summary line: "Summary: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -48,6 +50,42 @@ run(onPostgres ? 'unit + integration (Postgres)' : 'unit + integration (PGlite)'
 ]);
 countVitest(`${out}/vitest.json`);
 
+// The hosted path's driver: the suites that lean on transactions, advisory locks and SKIP LOCKED
+// (frontier leases, round leases, outbox claims, the usage ledger, the per-tenant slot locks) again
+// through Neon's serverless driver, over a WebSocket proxy in front of the same Postgres
+// (tests/support/db.ts, TEST_DATABASE_DRIVER=neon). db-drivers.test.ts already ran both drivers above.
+const neonSuites = [
+  'crawl-lifecycle',
+  'crawl-unprocessable',
+  'crawl-fairness',
+  'crawl-functions',
+  'uptime-rounds',
+  'uptime-monitors',
+  'notify-delivery',
+  'notify-uptime',
+  'notify-fairness',
+  'usage',
+  'sites-billing',
+].map((name) => `tests/integration/${name}.test.ts`);
+
+if (onPostgres) {
+  run(
+    'integration (Neon driver through a WebSocket proxy)',
+    vitest,
+    [
+      'run',
+      '--project',
+      'integration',
+      ...neonSuites,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}/vitest-neon.json`,
+    ],
+    { ...process.env, TEST_DATABASE_DRIVER: 'neon' },
+  );
+  countVitest(`${out}/vitest-neon.json`);
+}
+
 if (onPostgres) {
   const env = { ...process.env };
   delete env.TEST_DATABASE_URL;
@@ -67,6 +105,21 @@ if (onPostgres) {
   countVitest(`${out}/vitest-pglite.json`);
 }
 
+// The hosted deployment runs Node 24 (package.json's engines; README "Quick start"): the unit and
+// integration tests run once more on it, against the Postgres server, the database a deployment
+// uses. SKIP_NODE24=1 leaves the stage out.
+if (onPostgres && process.env.SKIP_NODE24 !== '1') {
+  run('unit + integration (Postgres, Node 24)', 'node', [
+    'scripts/node24.mjs',
+    vitest,
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}/vitest-node24.json`,
+  ]);
+  countVitest(`${out}/vitest-node24.json`);
+}
+
 if (process.env.SKIP_E2E === '1') {
   console.log('\n=== e2e skipped (SKIP_E2E=1) ===');
 } else if (run('production build', 'node_modules/.bin/next', ['build'])) {
@@ -75,6 +128,42 @@ if (process.env.SKIP_E2E === '1') {
     PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/e2e.json`,
   });
   countPlaywright(`${out}/e2e.json`);
+  // The hosted path on the same build: Inngest's protocol driven by a local executor against
+  // `next start` on a Postgres database (skipped, saying so, without TEST_DATABASE_URL).
+  run('hosted: Inngest path (production build)', vitest, [
+    'run',
+    '--config',
+    'vitest.hosted.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}/vitest-hosted.json`,
+  ]);
+  countVitest(`${out}/vitest-hosted.json`);
+}
+
+// Last: the Vercel CLI's build writes its own .next (and .vercel/output), which the e2e and hosted
+// stages above run against. It deploys against a real Postgres database (TEST_DATABASE_URL).
+if (process.env.SKIP_VERCEL === '1') {
+  console.log('\n=== Vercel bundle skipped (SKIP_VERCEL=1) ===');
+} else if (!onPostgres) {
+  console.log(
+    '\n=== Vercel bundle skipped: it deploys against a real Postgres database (TEST_DATABASE_URL) ===',
+  );
+} else {
+  // On Node 24, the Node Vercel runs the functions on (package.json's engines): the CLI's build and
+  // every booted function run on it (node24.mjs puts it first on the PATH; the test starts each
+  // function with its own process.execPath).
+  run('Vercel bundle (vercel build, every function booted from its own files, Node 24)', 'node', [
+    'scripts/node24.mjs',
+    vitest,
+    'run',
+    '--config',
+    'vitest.vercel.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}/vitest-vercel.json`,
+  ]);
+  countVitest(`${out}/vitest-vercel.json`);
 }
 
 if (failures.length) console.log(`\nfailed steps: ${failures.join(', ')}`);

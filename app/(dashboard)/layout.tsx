@@ -1,8 +1,9 @@
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { ApiCache } from '@/components/api/api-cache';
 import { Logo } from '@/components/brand';
 import { AccountLink } from '@/components/shell/account-link';
-import { type NavItem, NavLinks } from '@/components/shell/nav-links';
+import { DashboardNav, type NavItem } from '@/components/shell/dashboard-nav';
 import { OrgSwitcher } from '@/components/shell/org-switcher';
 import { SignOutButton } from '@/components/shell/sign-out-button';
 import { isAdminRole } from '@/lib/auth/principal';
@@ -16,6 +17,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: '/sites', label: 'Sites' },
     ...(admin
       ? [
+          { href: '/status-pages', label: 'Status pages' },
+          { href: '/organization', label: 'Organization' },
           { href: '/members', label: 'Members' },
           { href: '/keys', label: 'API keys' },
           { href: '/notifications', label: 'Notifications' },
@@ -43,18 +46,17 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </div>
       </header>
       <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 md:flex-row md:gap-10 md:py-10">
-        <nav aria-label="Dashboard" className="md:w-44 md:shrink-0">
-          <NavLinks items={nav} />
-        </nav>
+        <DashboardNav items={nav} />
         {/* Keyed by the organization: switching one refreshes the server render, and client views that
-            hold the old organization's data (the sites list's fetched rows) must start over, not keep it. */}
+            hold the old organization's data (the sites list's fetched rows, the read cache) must start
+            over, not keep it. */}
         <main
           key={context.activeOrganization.id}
           id="main"
           tabIndex={-1}
           className="min-w-0 flex-1 outline-none"
         >
-          {children}
+          <ApiCache>{children}</ApiCache>
         </main>
       </div>
     </div>

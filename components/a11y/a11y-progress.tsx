@@ -3,8 +3,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { A11yLiveState } from '@/components/api/types';
 import { useSiteStatus } from '@/components/sites/use-site-status';
-import { formatNumber } from '@/components/ui/format';
 import { Badge } from '@/components/ui/surface';
+import { formatNumber } from '@/lib/format';
 
 /**
  * Progress of a running render pass, from the status endpoint as the crawl panel follows the crawl

@@ -1,14 +1,15 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { type ReactNode, useCallback, useMemo, useState } from 'react';
-import { useResource } from '@/components/api/client';
+import { type ReactNode, useCallback, useMemo } from 'react';
 import type { A11yReport as A11yReportResponse } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
 import { CutShortNotice, ReportPlaceholder } from '@/components/sites/report-parts';
-import { formatDateTime } from '@/components/ui/format';
+import { Announcement, useAnnouncer } from '@/components/ui/announcement';
 import { Alert } from '@/components/ui/surface';
 import { Tabs } from '@/components/ui/tabs';
 import type { A11yTrendPoint } from '@/lib/dashboard/a11y';
+import { formatDateTime } from '@/lib/format';
 import { A11yProgress } from './a11y-progress';
 import { A11ySummary } from './a11y-summary';
 import { CoverageMatrix } from './coverage-matrix';
@@ -38,22 +39,23 @@ export function A11yReport({
   trend: A11yTrendPoint[];
 }) {
   const router = useRouter();
-  const report = useResource<A11yReportResponse>(`/v1/sites/${siteId}/a11y-report`);
-  const [announcement, setAnnouncement] = useState('');
-  const { reload } = report;
+  const report = useApi<A11yReportResponse>(`/v1/sites/${siteId}/a11y-report`);
+  const announcer = useAnnouncer();
+  const { announce } = announcer;
+  const { mutate } = report;
 
   const onChanged = useCallback(
-    async (message: string) => {
-      await reload();
+    async (message: string, options?: { focus?: boolean }) => {
+      await mutate();
       router.refresh();
-      setAnnouncement(message);
+      announce(message, options);
     },
-    [reload, router],
+    [mutate, router, announce],
   );
   const onScanFinished = useCallback(async () => {
-    await reload();
+    await mutate();
     router.refresh();
-  }, [reload, router]);
+  }, [mutate, router]);
   const actions: FindingActions = { siteId, canManage, onChanged };
 
   const violations = useMemo(() => (report.data ? groupByRule(report.data, 'violation') : []), [report.data]);
@@ -61,9 +63,7 @@ export function A11yReport({
 
   return (
     <div className="space-y-8">
-      <p role="status" className="sr-only">
-        {announcement}
-      </p>
+      <Announcement announcer={announcer} />
       <A11yProgress siteId={siteId} onFinished={onScanFinished} />
       {report.error || !report.data ? (
         <ReportPlaceholder

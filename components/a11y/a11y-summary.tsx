@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import type { A11yReport } from '@/components/api/types';
 import { cx } from '@/components/ui/cx';
-import { formatNumber } from '@/components/ui/format';
 import { Badge, Stat } from '@/components/ui/surface';
+import { formatNumber } from '@/lib/format';
 import { IMPACTS } from './rule-groups';
 import { impactTone } from './rule-list';
 

@@ -6,24 +6,48 @@ import type { A11yCriterion, A11yManualCheck, A11yReport } from '@/components/ap
 import { Button } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
 import { EditorActions, SelectField, TextField } from '@/components/ui/field';
-import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Badge } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import type { FindingActions } from './rule-list';
 import { recordedBy } from './who';
 
-const statusTone = { fail: 'danger', pass: 'success', manual: 'neutral' } as const;
-const statusLabel = { fail: 'Fails', pass: 'Passes', manual: 'Manual' } as const;
+/**
+ * A criterion's reading: 'Passes' only with a reviewer's verified check or complete automated
+ * coverage; rules that ran without failing on part of a criterion say only that.
+ */
+const readingTone = {
+  fails: 'danger',
+  passes: 'success',
+  'not-applicable': 'neutral',
+  'no-automated-failures': 'info',
+  untested: 'neutral',
+} as const;
+const readingLabel = {
+  fails: 'Fails',
+  passes: 'Passes',
+  'not-applicable': 'Not applicable',
+  'no-automated-failures': 'No automated failures',
+  untested: 'Check by hand',
+} as const;
+/** Why it reads so, under the badge: where a pass or a failure comes from. */
+function readingBasis(c: A11yCriterion, check: A11yManualCheck | undefined): string | null {
+  if (c.reading === 'fails') return c.status === 'fail' ? 'confirmed by the scan' : 'by a manual check';
+  if (c.reading === 'passes')
+    return check?.status === 'verified' ? 'verified by hand' : 'every automated check ran and passed';
+  if (c.reading === 'no-automated-failures') return 'automated checks cover part of it';
+  return null;
+}
 const manualLabel = { verified: 'Verified', not_applicable: 'Not applicable', failed: 'Failed' } as const;
 const manualTone = { verified: 'success', not_applicable: 'neutral', failed: 'danger' } as const;
 
-type StatusFilter = 'all' | A11yCriterion['status'];
+type ReadingFilter = 'all' | A11yCriterion['reading'];
 type LevelFilter = 'all' | 'A-AA' | A11yCriterion['level'];
 
 /**
- * WCAG 2.2 coverage: principle, guideline, criterion with what the automated scan found (fail,
- * pass, or manual when no rule decides it), and a reviewer's manual check recorded in place. The
- * manual check overlays the matrix; it never changes the automated status, score or verdict.
+ * WCAG 2.2 coverage: principle, guideline, criterion with what it reads as (the automated status
+ * with the reviewer's manual check over it, see lib/a11y/report/coverage.ts), and the manual check
+ * recorded in place. The manual check never changes the automated status, score or verdict.
  */
 export function CoverageMatrix({
   report,
@@ -34,9 +58,9 @@ export function CoverageMatrix({
   actions: FindingActions;
   viewerId: string | undefined;
 }) {
-  const [status, setStatus] = useState<StatusFilter>('all');
+  const [reading, setReading] = useState<ReadingFilter>('all');
   const [level, setLevel] = useState<LevelFilter>('all');
-  const { totals } = report.coverage;
+  const { totals, readings } = report.coverage;
   const principles = useMemo(
     () =>
       report.coverage.principles
@@ -47,35 +71,45 @@ export function CoverageMatrix({
               ...g,
               criteria: g.criteria.filter(
                 (c) =>
-                  (status === 'all' || c.status === status) &&
+                  (reading === 'all' || c.reading === reading) &&
                   (level === 'all' || (level === 'A-AA' ? c.level !== 'AAA' : c.level === level)),
               ),
             }))
             .filter((g) => g.criteria.length > 0),
         }))
         .filter((p) => p.guidelines.length > 0),
-    [report.coverage, status, level],
+    [report.coverage, reading, level],
   );
   const shown = principles.reduce((n, p) => n + p.guidelines.reduce((m, g) => m + g.criteria.length, 0), 0);
 
   return (
     <div className="space-y-4">
       <p className="flex flex-wrap gap-2 text-sm">
-        <Badge tone="danger">{totals.fail} failing</Badge>
-        <Badge tone="success">{totals.pass} passing</Badge>
-        <Badge>{totals.manual} to check by hand</Badge>
+        <Badge tone="danger">{readings.fails} failing</Badge>
+        <Badge tone="success">{readings.passes} passing</Badge>
+        <Badge tone="info">{readings['no-automated-failures']} with no automated failures</Badge>
+        {readings['not-applicable'] > 0 ? <Badge>{readings['not-applicable']} not applicable</Badge> : null}
+        <Badge>{readings.untested} to check by hand</Badge>
         <span className="text-zinc-600">of {totals.total} WCAG 2.2 criteria</span>
+      </p>
+      <p className="max-w-3xl text-sm text-zinc-700">
+        Automated checks test only part of most criteria, so a criterion they found no fault with reads
+        &ldquo;No automated failures&rdquo;. It reads &ldquo;Passes&rdquo; once a reviewer records a verified
+        manual check, or when every automated check for it ran and passed with nothing left to review or
+        suppressed.
       </p>
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <SelectField
-          label="Status"
-          value={status}
-          onChange={(e) => setStatus(e.target.value as StatusFilter)}
+          label="Reads as"
+          value={reading}
+          onChange={(e) => setReading(e.target.value as ReadingFilter)}
         >
-          <option value="all">All statuses</option>
-          <option value="fail">Fails</option>
-          <option value="pass">Passes</option>
-          <option value="manual">Manual</option>
+          <option value="all">Any</option>
+          {Object.entries(readingLabel).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
         </SelectField>
         <SelectField label="Level" value={level} onChange={(e) => setLevel(e.target.value as LevelFilter)}>
           <option value="all">All levels</option>
@@ -98,7 +132,7 @@ export function CoverageMatrix({
                   <Th className="w-16">Criterion</Th>
                   <Th>Name</Th>
                   <Th>Level</Th>
-                  <Th>Automated</Th>
+                  <Th>Reads as</Th>
                   <Th className="text-right">Pages</Th>
                   <Th>Rules</Th>
                   <Th>Manual check</Th>
@@ -151,8 +185,11 @@ function CriterionRow({
         <span className="sr-only"> (Understanding {c.sc})</span>
       </Td>
       <Td>{c.level}</Td>
-      <Td>
-        <Badge tone={statusTone[c.status]}>{statusLabel[c.status]}</Badge>
+      <Td className="min-w-36">
+        <Badge tone={readingTone[c.reading]}>{readingLabel[c.reading]}</Badge>
+        {readingBasis(c, check) ? (
+          <span className="mt-1 block text-xs text-zinc-600">{readingBasis(c, check)}</span>
+        ) : null}
       </Td>
       <Td className="text-right tabular-nums">{c.pages > 0 ? formatNumber(c.pages) : '—'}</Td>
       <Td className="min-w-32 font-mono text-xs break-all">

@@ -5,9 +5,9 @@ import type { A11yReport } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
 import { TextField } from '@/components/ui/field';
-import { formatNumber } from '@/components/ui/format';
 import { Badge, EmptyState } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
+import { formatNumber } from '@/lib/format';
 import { impactTone } from './rule-list';
 
 const PAGE_SIZE = 25;

@@ -1,5 +1,5 @@
 import type { A11yFinding, A11yReport } from '@/components/api/types';
-import { type A11yNode, parseNodes } from '@/lib/a11y/findings';
+import { type A11yNode, parseNodes } from '@/lib/a11y/report/findings';
 
 export type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
 export const IMPACTS: readonly Impact[] = ['critical', 'serious', 'moderate', 'minor'];

@@ -4,8 +4,8 @@ import { useMemo, useState } from 'react';
 import { FindingCard } from '@/components/sites/report-parts';
 import { ExternalLink } from '@/components/ui/external-link';
 import { SelectField, TextField } from '@/components/ui/field';
-import { formatNumber } from '@/components/ui/format';
 import { Badge, EmptyState } from '@/components/ui/surface';
+import { formatNumber } from '@/lib/format';
 import {
   filterRuleGroups,
   IMPACTS,
@@ -28,7 +28,12 @@ export const impactTone = {
 export interface FindingActions {
   siteId: string;
   canManage: boolean;
-  onChanged: (message: string) => Promise<void>;
+  /**
+   * Reloads the report, then says `message` in the page's status line; `focus` moves the focus
+   * there too, for an action whose control is gone with its result (a suppressed finding, an undone
+   * suppression's row), so the focus does not drop to the page's body (useAnnouncer).
+   */
+  onChanged: (message: string, options?: { focus?: boolean }) => Promise<void>;
 }
 
 /**

@@ -1,10 +1,10 @@
 'use client';
 
-import { formatDateTime } from '@/components/ui/format';
 import { Table, Td, Th } from '@/components/ui/table';
 import { TableDisclosure } from '@/components/ui/table-disclosure';
 import { TrendLine } from '@/components/ui/trend-line';
 import type { A11yTrendPoint as TrendPoint } from '@/lib/dashboard/a11y';
+import { formatDateTime } from '@/lib/format';
 
 /**
  * The accessibility score of recent scanning runs as a line chart. The chart is a named image for

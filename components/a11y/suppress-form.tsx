@@ -24,7 +24,8 @@ const scopeLabel: Record<Scope, string> = {
 /**
  * "Suppress…" on a finding: opens a small form in place to choose the scope the target allows and
  * give a reason (the audit trail), then POSTs a11y-suppressions. The score is recomputed by the API
- * at once; `onSuppressed` reloads what shows it.
+ * at once; `onSuppressed` reloads what shows it and says what happened where the focus can land:
+ * the form is gone, and so, often, is the finding it was opened from.
  */
 export function SuppressButton({
   siteId,
@@ -36,7 +37,7 @@ export function SuppressButton({
   target: SuppressTarget;
   /** Names the button for screen readers, e.g. "Suppress image-alt at img.logo". */
   label: string;
-  onSuppressed: (message: string) => Promise<void>;
+  onSuppressed: (message: string, options: { focus: boolean }) => Promise<void>;
 }) {
   const [open, setOpen] = useState(false);
   // Cancel gives focus back to the button that opened the form, not to the top of the page.
@@ -60,7 +61,7 @@ export function SuppressButton({
       }}
       onDone={async (message) => {
         setOpen(false);
-        await onSuppressed(message);
+        await onSuppressed(message, { focus: true });
       }}
     />
   );
@@ -88,8 +89,9 @@ function SuppressForm({
   const [error, setError] = useState<string | null>(null);
   const name = useId();
   const form = useRef<HTMLFormElement>(null);
-  // The form opens where the button was: its first choice takes focus so keyboard users carry on there.
-  useEffect(() => form.current?.querySelector<HTMLInputElement>('input:checked')?.focus(), []);
+  // The form opens where the button was: its first control (the chosen scope, or the reason when
+  // there is no choice) takes focus so keyboard users carry on there.
+  useEffect(() => form.current?.querySelector<HTMLElement>('input:checked, textarea')?.focus(), []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -119,24 +121,31 @@ function SuppressForm({
       onSubmit={submit}
       className="mt-2 w-full max-w-xl basis-full space-y-3 rounded-md border border-zinc-300 bg-zinc-50 p-3 text-left"
     >
-      <fieldset>
-        <legend className="text-sm font-medium text-zinc-800">Suppress {target.rule}</legend>
-        <div className="mt-2 space-y-1.5">
-          {scopes.map((value) => (
-            <label key={value} className="flex items-center gap-2 text-sm text-zinc-800">
-              <input
-                type="radio"
-                name={name}
-                value={value}
-                checked={scope === value}
-                onChange={() => setScope(value)}
-                className="size-4 accent-accent-600"
-              />
-              {scopeLabel[value]}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      {scopes.length > 1 ? (
+        <fieldset>
+          <legend className="text-sm font-medium text-zinc-800">Suppress {target.rule}</legend>
+          <div className="mt-2 space-y-1.5">
+            {scopes.map((value) => (
+              <label key={value} className="flex items-center gap-2 text-sm text-zinc-800">
+                <input
+                  type="radio"
+                  name={name}
+                  value={value}
+                  checked={scope === value}
+                  onChange={() => setScope(value)}
+                  className="size-4 accent-accent-600"
+                />
+                {scopeLabel[value]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      ) : (
+        // A rule has one scope: said, not offered as a choice of one (a radio group of one option).
+        <p className="text-sm text-zinc-800">
+          <span className="font-medium">Suppress {target.rule}</span>: {scopeLabel[scope].toLowerCase()}.
+        </p>
+      )}
       <TextAreaField
         label="Reason"
         hint="Recorded with your name for the audit trail."

@@ -3,9 +3,9 @@
 import { failureAnnouncement, requestJson } from '@/components/api/client';
 import type { A11ySuppression } from '@/components/api/types';
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { EmptyState } from '@/components/ui/surface';
 import { ActionsTh, Table, Td, Th } from '@/components/ui/table';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import type { FindingActions } from './rule-list';
 import { recordedBy } from './who';
 
@@ -86,8 +86,11 @@ export function SuppressionList({
                       });
                       await actions.onChanged(
                         `Suppression of ${s.rule} removed; its findings count again and the score was recomputed.`,
+                        // The row and this button are gone: the focus goes to the line saying so.
+                        { focus: true },
                       );
                     } catch (e) {
+                      // The row stays: ConfirmButton gives the focus back to its Undo.
                       await actions.onChanged(failureAnnouncement('Removing the suppression failed', e));
                     }
                   }}

@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { failureMessage } from '@/components/api/client';
 import { authClient, unwrap } from '@/components/auth/auth-client';
+import { useFieldErrorFocus } from '@/components/ui/error-summary';
 import { SubmitWithStatus, TextField } from '@/components/ui/field';
 import { NAME_MAX_LENGTH } from '@/lib/auth/display-name';
 
@@ -17,6 +18,7 @@ export function ProfileForm({ email, name }: { email: string; name: string }) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
+  const { form, focusError } = useFieldErrorFocus();
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -31,13 +33,14 @@ export function ProfileForm({ email, name }: { email: string; name: string }) {
       router.refresh();
     } catch (e) {
       setError(failureMessage(e, 'Could not save your name. Try again.'));
+      focusError();
     } finally {
       setPending(false);
     }
   }
 
   return (
-    <form onSubmit={save} noValidate className="max-w-md space-y-4">
+    <form ref={form} onSubmit={save} noValidate className="max-w-md space-y-4">
       <TextField
         label="Email address"
         type="email"

@@ -1,12 +1,14 @@
 'use client';
 
-import { failureAnnouncement, requestJson, useResource } from '@/components/api/client';
+import { requestJson } from '@/components/api/client';
 import type { AccountSession, AccountSessions } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
+import { useAttempt } from '@/components/api/use-attempt';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { Announcement, useAnnouncer } from '@/components/ui/announcement';
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { formatDate, formatDateTime } from '@/components/ui/format';
 import { Badge, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
+import { formatDate, formatDateTime } from '@/lib/format';
 import { deviceSummary } from './user-agent';
 
 /**
@@ -15,23 +17,21 @@ import { deviceSummary } from './user-agent';
  */
 export function SessionsPanel() {
   // Sessions by id, never by token (lib/auth/sessions.ts): the current one first, then by activity.
-  const sessions = useResource<AccountSessions>('/v1/me/sessions');
+  const sessions = useApi<AccountSessions>('/v1/me/sessions');
   const announcer = useAnnouncer();
+  const attempt = useAttempt(announcer);
   const list = sessions.data?.sessions ?? [];
   const others = list.filter((s) => !s.current);
   const error = sessions.error;
   const loaded = sessions.data !== undefined;
 
   /** A sign-out: `run` deletes the session(s), then the list is read again and `done` said there. */
-  async function signOut(run: () => Promise<unknown>, done: string) {
-    try {
+  const signOut = (run: () => Promise<unknown>, done: string) =>
+    attempt('Sign out failed', async () => {
       await run();
-      await sessions.reload();
-      announcer.announce(done, { focus: true });
-    } catch (e) {
-      announcer.announce(failureAnnouncement('Sign out failed', e));
-    }
-  }
+      await sessions.mutate();
+      return { text: done, focus: true };
+    });
 
   const signOutOne = (session: AccountSession) =>
     signOut(
@@ -58,7 +58,7 @@ export function SessionsPanel() {
     >
       <Announcement announcer={announcer} className="mb-3" />
       {error ? (
-        <LoadError title="Could not load your sessions" error={error} onRetry={sessions.reload} />
+        <LoadError title="Could not load your sessions" error={error} onRetry={sessions.mutate} />
       ) : !loaded ? (
         <Loading label="Loading sessions">
           <div className="space-y-3">

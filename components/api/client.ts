@@ -1,7 +1,5 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
-
 /** A failed /v1 or /api/auth call, carrying the server's `{error}` (or better-auth's `message`). */
 export class ApiClientError extends Error {
   constructor(
@@ -55,42 +53,4 @@ export async function requestJson<T>(
   if (!res.ok) throw new ApiClientError(res.status, await messageOf(res));
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
-}
-
-export type Resource<T> = {
-  data: T | undefined;
-  error: ApiClientError | undefined;
-  loading: boolean;
-  reload: () => Promise<void>;
-};
-
-/** Loads a GET endpoint into state; `reload` refetches (after a mutation, or on a poll). */
-export function useResource<T>(path: string | null): Resource<T> {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<ApiClientError>();
-  const [loading, setLoading] = useState(path !== null);
-  const latest = useRef(path);
-  latest.current = path;
-
-  const reload = useCallback(async () => {
-    if (path === null) return;
-    setLoading(true);
-    try {
-      const body = await requestJson<T>(path);
-      if (latest.current !== path) return;
-      setData(body);
-      setError(undefined);
-    } catch (e) {
-      if (latest.current !== path) return;
-      setError(e instanceof ApiClientError ? e : new ApiClientError(0, String(e)));
-    } finally {
-      if (latest.current === path) setLoading(false);
-    }
-  }, [path]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  return { data, error, loading, reload };
 }

@@ -24,11 +24,15 @@ import type {
 import type { pagesResponse, runsResponse } from '@/lib/api/schemas/history';
 import type { apiKeyView, keyWithSecretResponse, listKeysResponse } from '@/lib/api/schemas/keys';
 import type { limitRequestView, orgQuotaResponse } from '@/lib/api/schemas/limits';
+import type { listMaintenanceWindowsResponse, maintenanceWindowSchema } from '@/lib/api/schemas/maintenance';
 import type { listMembersResponse, memberView } from '@/lib/api/schemas/members';
 import type {
+  alertOfferResponse,
   deliveriesResponse,
   notificationSettingsSchema,
   orgNotificationsResponse,
+  receiverHealthSchema,
+  receiversResponse,
   signingSecretResponse,
   siteNotificationsResponse,
   testNotificationBody,
@@ -53,10 +57,17 @@ import type {
   searchPropertiesResponse,
 } from '@/lib/api/schemas/search';
 import type {
+  listPageIncidentsResponse,
+  listStatusPagesResponse,
+  pageIncidentSchema,
+  statusPageSchema,
+} from '@/lib/api/schemas/statuspages';
+import type {
   hourlyBucketSchema,
   incidentSchema,
   monitorListResponse,
   monitorLiveResponse,
+  monitorLiveState,
   monitorMetricsResponse,
   monitorResponse,
   monitorSchema,
@@ -111,6 +122,11 @@ export type AccountSessions = z.output<typeof accountSessionsResponse>;
 export type AccountSession = AccountSessions['sessions'][number];
 export type LimitRequestView = z.output<typeof limitRequestView>;
 
+export type StatusPage = z.output<typeof statusPageSchema>;
+export type StatusPagesResponse = z.output<typeof listStatusPagesResponse>;
+export type PageIncident = z.output<typeof pageIncidentSchema>;
+export type PageIncidentsResponse = z.output<typeof listPageIncidentsResponse>;
+
 export type UptimeMonitor = z.output<typeof monitorSchema>;
 export type UptimeIncident = z.output<typeof incidentSchema>;
 export type HourlyBucket = z.output<typeof hourlyBucketSchema>;
@@ -118,9 +134,15 @@ export type RegionProbe = z.output<typeof regionProbeSchema>;
 export type RoundConsensus = z.output<typeof roundConsensusSchema>;
 export type MonitorResponse = z.output<typeof monitorResponse>;
 export type MonitorsResponse = z.output<typeof monitorListResponse>;
-export type MonitorLive = z.output<typeof monitorLiveResponse>;
+/** The monitor page's one read: the live state with the uptime windows and incidents read with it. */
+export type MonitorSnapshot = z.output<typeof monitorLiveResponse>;
+/** The live state alone, as the monitors list has it for each monitor. */
+export type MonitorLive = z.output<typeof monitorLiveState>;
+export type UptimeWindow = MonitorSnapshot['uptime'][number];
 export type MonitorLiveRegion = MonitorLive['regions'][number];
 export type MonitorMetrics = z.output<typeof monitorMetricsResponse>;
+export type MaintenanceWindow = z.output<typeof maintenanceWindowSchema>;
+export type MaintenanceWindowsResponse = z.output<typeof listMaintenanceWindowsResponse>;
 
 export type FieldDataReport = z.output<typeof fieldDataResponse>;
 export type FieldWindow = z.output<typeof fieldWindowSchema>;
@@ -131,6 +153,7 @@ export type SearchProperties = z.output<typeof searchPropertiesResponse>;
 export type SearchAnalytics = z.output<typeof searchAnalyticsResponse>;
 
 export type OrgNotifications = z.output<typeof orgNotificationsResponse>;
+export type AlertOfferResponse = z.output<typeof alertOfferResponse>;
 export type NotificationSettings = z.output<typeof notificationSettingsSchema>;
 export type NotificationRecipient = NotificationSettings['uptimeRecipients'][number];
 export type NotificationWebhook = NotificationSettings['uptimeWebhooks'][number];
@@ -140,3 +163,7 @@ export type SigningSecret = z.output<typeof signingSecretResponse>;
 export type NotificationTestBody = z.output<typeof testNotificationBody>;
 export type DeliveryList = z.output<typeof deliveriesResponse>;
 export type Delivery = DeliveryList['deliveries'][number];
+export type ReceiversResponse = z.output<typeof receiversResponse>;
+export type ReceiverHealth = z.output<typeof receiverHealthSchema>;
+/** An address the notifications name: its confirmation and unsubscribes (GET /v1/notifications `addresses`). */
+export type NotificationAddress = OrgNotifications['addresses'][number];

@@ -1,11 +1,12 @@
 'use client';
 
-import { useState } from 'react';
-import { failureMessage, requestJson, useResource } from '@/components/api/client';
+import { useRef, useState } from 'react';
+import { failureMessage, requestJson } from '@/components/api/client';
 import type { Billing, OrgUsage } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { cx } from '@/components/ui/cx';
 import { FormError } from '@/components/ui/field';
-import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
 import {
   Alert,
@@ -18,6 +19,7 @@ import {
   Skeleton,
 } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
+import { formatDateTime, formatNumber } from '@/lib/format';
 
 const money = (cents: number, currency: string) =>
   new Intl.NumberFormat('en', { style: 'currency', currency }).format(cents / 100);
@@ -57,14 +59,16 @@ export function AllowancePauses({ billing: b }: { billing: Pick<Billing, 'paused
 }
 
 export function BillingView() {
-  const billing = useResource<Billing>('/v1/billing');
-  const usage = useResource<OrgUsage>('/v1/usage');
+  const billing = useApi<Billing>('/v1/billing');
+  const usage = useApi<OrgUsage>('/v1/usage');
   const [saving, setSaving] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
 
   if (billing.error) {
-    return <LoadError title="Could not load billing" error={billing.error} onRetry={billing.reload} />;
+    return <LoadError title="Could not load billing" error={billing.error} onRetry={billing.mutate} />;
   }
   if (!billing.data) {
     return (
@@ -76,13 +80,14 @@ export function BillingView() {
   }
   const b = billing.data;
 
-  async function toggle() {
+  async function setOverage(enabled: boolean) {
     setSaving(true);
     setError(null);
     try {
-      await requestJson('/v1/billing', { method: 'PATCH', body: { overageEnabled: !b.overageEnabled } });
-      await Promise.all([billing.reload(), usage.reload()]);
-      setMessage(!b.overageEnabled ? 'Overage billing is on.' : 'Overage billing is off.');
+      await requestJson('/v1/billing', { method: 'PATCH', body: { overageEnabled: enabled } });
+      await Promise.all([billing.mutate(), usage.mutate()]);
+      setConfirming(false);
+      setMessage(enabled ? 'Overage billing is on.' : 'Overage billing is off.');
     } catch (e) {
       setError(failureMessage(e, 'Could not change overage billing.'));
     } finally {
@@ -90,9 +95,21 @@ export function BillingView() {
     }
   }
 
+  // Turning overage on costs money, so it asks first, with the prices and the bill it makes;
+  // turning it off only stops what is beyond the allowances, and happens at once.
+  function pressSwitch() {
+    setMessage('');
+    setError(null);
+    if (b.overageEnabled) void setOverage(false);
+    else setConfirming(true);
+  }
+
   return (
     <div className="space-y-8">
+      <SubscriptionSection billing={b} />
+
       <Section
+        id="overage"
         title="Overage"
         description="What happens when a site reaches an allowance or you need more sites."
       >
@@ -100,7 +117,7 @@ export function BillingView() {
           <div className="max-w-xl text-sm text-zinc-700">
             <p id="overage-description">
               {b.overageEnabled
-                ? 'On: apps keep running past their allowances and you can add sites and monitors freely. The excess is metered and billed.'
+                ? 'On: apps keep running past their allowances and you can add sites and monitors freely. The excess is billed at the prices below.'
                 : 'Off: an app pauses for the rest of the month when a site reaches its allowance, and new sites past the included count are refused. Nothing is billed beyond your subscription.'}
             </p>
           </div>
@@ -109,6 +126,7 @@ export function BillingView() {
               Overage billing
             </span>
             <button
+              ref={toggleRef}
               type="button"
               role="switch"
               aria-checked={b.overageEnabled}
@@ -116,7 +134,7 @@ export function BillingView() {
               aria-describedby="overage-description"
               // Busy, not disabled: a switch that turned disabled would drop the focus to the body.
               aria-disabled={saving || undefined}
-              onClick={saving ? undefined : toggle}
+              onClick={saving ? undefined : pressSwitch}
               className={cx(
                 'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full border-2 border-transparent transition-colors aria-disabled:opacity-60',
                 b.overageEnabled ? 'bg-accent-600' : 'bg-zinc-400',
@@ -132,17 +150,39 @@ export function BillingView() {
             </button>
           </div>
         </div>
+        <OveragePrices billing={b} className="mt-4" />
         <p role="status" className="mt-3 text-sm text-green-800 empty:hidden">
           {message}
         </p>
-        <FormError className="mt-3">{error}</FormError>
+        {confirming ? null : <FormError className="mt-3">{error}</FormError>}
       </Section>
+
+      <ConfirmDialog
+        open={confirming}
+        title="Turn overage billing on?"
+        confirmLabel="Turn overage on"
+        pending={saving}
+        error={confirming ? error : null}
+        returnFocus={toggleRef}
+        onCancel={() => {
+          setConfirming(false);
+          setError(null);
+        }}
+        onConfirm={() => void setOverage(true)}
+      >
+        <p>
+          Apps keep running past their allowances, and sites and monitors can be added past the included ones.
+          What goes beyond the subscription is billed at these prices:
+        </p>
+        <OveragePrices billing={b} />
+        <BillChange billing={b} />
+      </ConfirmDialog>
 
       <AllowancePauses billing={b} />
 
       <PlainSection titleId="usage-title" title={`Usage this month (${b.projected.period})`}>
         {usage.error ? (
-          <LoadError title="Could not load usage" error={usage.error} onRetry={usage.reload} />
+          <LoadError title="Could not load usage" error={usage.error} onRetry={usage.mutate} />
         ) : !usage.data ? (
           <Loading label="Loading usage">
             <Skeleton className="h-32 w-full" />
@@ -153,56 +193,161 @@ export function BillingView() {
       </PlainSection>
 
       <PlainSection titleId="bill-title" title={`Projected bill for ${b.projected.period}`}>
-        {b.projected.lines.length === 0 ? (
-          <EmptyState
-            title="Nothing beyond your subscription"
-            description="Usage is within your included allowances this month."
-          />
-        ) : (
-          <Table caption={`Projected overage charges for ${b.projected.period}`}>
-            <thead>
-              <tr>
-                <Th>Item</Th>
-                <Th>Site</Th>
-                <Th className="text-right">Quantity</Th>
-                <Th className="text-right">Price</Th>
-                <Th className="text-right">Amount</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {b.projected.lines.map((line, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id and keep their order
-                <tr key={i}>
-                  <Td>{line.description}</Td>
-                  <Td>{line.hostname ?? 'All sites'}</Td>
-                  <Td className="text-right tabular-nums">
-                    {formatNumber(line.quantity)} {line.unit}
-                  </Td>
-                  <Td className="text-right tabular-nums whitespace-nowrap">
-                    {money(line.unitPriceCents, b.projected.currency)}
-                    {line.per > 1 ? ` / ${formatNumber(line.per)}` : ''}
-                  </Td>
-                  <Td className="text-right tabular-nums">{money(line.amountCents, b.projected.currency)}</Td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th
-                  scope="row"
-                  colSpan={4}
-                  className="px-4 py-3 text-right text-sm font-semibold text-zinc-900"
-                >
-                  Total
-                </th>
-                <Td className="text-right font-semibold tabular-nums">
-                  {money(b.projected.totalCents, b.projected.currency)}
-                </Td>
-              </tr>
-            </tfoot>
-          </Table>
-        )}
+        <ProjectedBill billing={b} />
       </PlainSection>
+    </div>
+  );
+}
+
+/** The plan, its price and what it includes: what the bill starts from. */
+function SubscriptionSection({ billing: b }: { billing: Billing }) {
+  const { subscription: s } = b;
+  return (
+    <Section id="subscription" title="Subscription" description="What your plan includes every month.">
+      <dl className="grid grid-cols-1 gap-4 text-sm sm:grid-cols-3">
+        <div>
+          <dt className="text-zinc-600">Plan</dt>
+          <dd className="mt-1 font-medium text-zinc-900">{s.plan}</dd>
+        </div>
+        <div>
+          <dt className="text-zinc-600">Price</dt>
+          <dd className="mt-1 font-medium text-zinc-900">
+            {s.priceCents === 0 ? 'No charge' : `${money(s.priceCents, b.projected.currency)} a month`}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-zinc-600">Includes</dt>
+          <dd className="mt-1 text-zinc-900">
+            {formatNumber(s.includedSites)} {s.includedSites === 1 ? 'site' : 'sites'}; each month per site{' '}
+            {formatNumber(s.allowances.pagesCrawled)} pages crawled,{' '}
+            {formatNumber(s.allowances.pagesRendered)} pages rendered and{' '}
+            {formatNumber(s.allowances.monitors)} uptime monitors (pooled)
+          </dd>
+        </div>
+      </dl>
+    </Section>
+  );
+}
+
+const priceName: Record<Billing['prices'][number]['item'], string> = {
+  'extra-site': 'Each site beyond the included ones',
+  'pages-crawled': 'Pages crawled beyond a site’s allowance',
+  'pages-rendered': 'Pages rendered beyond a site’s allowance',
+  'extra-monitors': 'Each uptime monitor beyond the pooled allowance',
+};
+
+/** The overage price list. */
+function OveragePrices({ billing: b, className }: { billing: Billing; className?: string }) {
+  return (
+    <div className={className}>
+      <h3 className="text-sm font-semibold text-zinc-900">Overage prices</h3>
+      <ul className="mt-1 space-y-1 text-sm text-zinc-700">
+        {b.prices.map((p) => (
+          <li key={p.item} className="flex flex-wrap justify-between gap-x-4">
+            <span>{priceName[p.item]}</span>
+            <span className="font-medium tabular-nums text-zinc-900">
+              {money(p.unitPriceCents, b.projected.currency)}{' '}
+              {p.per > 1 ? `per ${formatNumber(p.per)} pages` : `per ${p.unit} a month`}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The month's bill now and with the switch flipped, at the usage so far. */
+function BillChange({ billing: b }: { billing: Billing }) {
+  const { currency } = b.projected;
+  const before = b.projected.billCents;
+  const after = b.projected.ifSwitched.billCents;
+  return (
+    <div className="rounded-md border border-zinc-200 bg-zinc-50 px-4 py-3">
+      <p className="font-medium text-zinc-900">This month&apos;s bill at the usage so far</p>
+      <dl className="mt-2 grid grid-cols-2 gap-2">
+        <div>
+          <dt className="text-zinc-600">Now</dt>
+          <dd className="text-base font-semibold tabular-nums text-zinc-900">{money(before, currency)}</dd>
+        </div>
+        <div>
+          <dt className="text-zinc-600">With overage on</dt>
+          <dd className="text-base font-semibold tabular-nums text-zinc-900">{money(after, currency)}</dd>
+        </div>
+      </dl>
+      <p className="mt-2 text-zinc-600">
+        {after > before
+          ? `Turning overage on adds ${money(after - before, currency)} for what is already past the allowances. `
+          : 'Nothing is past the allowances yet, so the bill does not change now. '}
+        Usage beyond the allowances from now on adds to it at the prices above.
+      </p>
+    </div>
+  );
+}
+
+/** The subscription, then what overage adds, then the total: the month's bill at its usage so far. */
+function ProjectedBill({ billing: b }: { billing: Billing }) {
+  const { currency } = b.projected;
+  return (
+    <div className="space-y-3">
+      <Table caption={`Projected bill for ${b.projected.period}`}>
+        <thead>
+          <tr>
+            <Th>Item</Th>
+            <Th>Site</Th>
+            <Th className="text-right">Quantity</Th>
+            <Th className="text-right">Price</Th>
+            <Th className="text-right">Amount</Th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <Td>{b.subscription.plan} plan subscription</Td>
+            <Td>All sites</Td>
+            <Td className="text-right tabular-nums">1 month</Td>
+            <Td className="text-right tabular-nums whitespace-nowrap">
+              {money(b.subscription.priceCents, currency)}
+            </Td>
+            <Td className="text-right tabular-nums">{money(b.projected.subscriptionCents, currency)}</Td>
+          </tr>
+          {b.projected.lines.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id and keep their order
+            <tr key={i}>
+              <Td>{line.description}</Td>
+              <Td>{line.hostname ?? 'All sites'}</Td>
+              <Td className="text-right tabular-nums">
+                {formatNumber(line.quantity)} {line.unit}
+              </Td>
+              <Td className="text-right tabular-nums whitespace-nowrap">
+                {money(line.unitPriceCents, currency)}
+                {line.per > 1 ? ` / ${formatNumber(line.per)}` : ''}
+              </Td>
+              <Td className="text-right tabular-nums">
+                {money(line.amountCents, currency)}
+                {!b.overageEnabled && line.amountCents === 0 ? (
+                  <span className="block text-xs text-zinc-600">not billed: overage is off</span>
+                ) : null}
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={4} className="px-4 py-3 text-right text-sm font-semibold text-zinc-900">
+              Total
+            </th>
+            <Td className="text-right font-semibold tabular-nums">
+              {money(b.projected.billCents, currency)}
+            </Td>
+          </tr>
+        </tfoot>
+      </Table>
+      <p className="text-sm text-zinc-600">
+        {b.projected.lines.length === 0
+          ? 'No usage beyond the allowances this month: the bill is the subscription alone.'
+          : b.overageEnabled
+            ? 'Usage so far this month; what is used beyond the allowances until the month ends adds to it.'
+            : `With overage off, what is past the allowances is not billed (it would add ${money(b.projected.ifSwitched.totalCents, currency)} with overage on).`}
+      </p>
     </div>
   );
 }

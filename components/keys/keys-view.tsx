@@ -1,61 +1,51 @@
 'use client';
 
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { failureAnnouncement, requestJson, useResource } from '@/components/api/client';
+import { requestJson } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { ApiKeyView, KeysResponse, KeyWithSecret, Site, SitesResponse } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
+import { useAttempt } from '@/components/api/use-attempt';
 import { SiteChecklist } from '@/components/sites/site-checklist';
 import { Announcement, focusShown, useAnnouncer } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CheckboxField, FormError, SelectField, TextField } from '@/components/ui/field';
-import { formatDateTime } from '@/components/ui/format';
+import { ListView } from '@/components/ui/list-view';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
-import {
-  Badge,
-  EmptyState,
-  LoadError,
-  Loading,
-  PlainSection,
-  Section,
-  Skeleton,
-} from '@/components/ui/surface';
+import { Badge, EmptyState, PlainSection, Section } from '@/components/ui/surface';
+import { formatDateTime } from '@/lib/format';
 
 type Revealed = KeyWithSecret & { action: 'created' | 'rerolled' };
 
 export function KeysView() {
-  const keys = useResource<KeysResponse>('/v1/keys');
-  const sites = useResource<SitesResponse>('/v1/sites');
+  const keys = useApi<KeysResponse>('/v1/keys');
+  const sites = useApi<SitesResponse>('/v1/sites');
   const [revealed, setRevealed] = useState<Revealed | null>(null);
   const announcer = useAnnouncer();
   const { announce } = announcer;
+  const attempt = useAttempt(announcer);
 
   const siteName = (id: string) => sites.data?.sites.find((s) => s.id === id)?.hostname ?? 'deleted site';
 
-  async function reroll(key: ApiKeyView) {
-    try {
+  const reroll = (key: ApiKeyView) =>
+    attempt('Re-roll failed', async () => {
       const result = await requestJson<KeyWithSecret>(`/v1/keys/${key.id}/reroll`, {
         method: 'POST',
       });
       // The list first: the panel's Done gives the focus to this key's row, which must be there.
-      await keys.reload();
+      await keys.mutate();
       setRevealed({ ...result, action: 'rerolled' });
-    } catch (e) {
-      announce(failureAnnouncement('Re-roll failed', e));
-    }
-  }
+    });
 
-  async function revoke(key: ApiKeyView) {
-    try {
+  const revoke = (key: ApiKeyView) =>
+    attempt('Revoke failed', async () => {
       await requestJson(`/v1/keys/${key.id}/revoke`, { method: 'POST' });
       if (revealed?.key.id === key.id) setRevealed(null);
       // The row and its buttons go: the focus goes to the line saying so.
       announce(`Key "${key.name}" revoked.`, { focus: true });
-      await keys.reload();
-    } catch (e) {
-      announce(failureAnnouncement('Revoke failed', e));
-    }
-  }
+      await keys.mutate();
+    });
 
   return (
     <div className="space-y-8">
@@ -72,85 +62,87 @@ export function KeysView() {
       <Announcement announcer={announcer} />
 
       <PlainSection titleId="keys-title" title="Active keys">
-        {keys.error ? (
-          <LoadError title="Could not load keys" error={keys.error} />
-        ) : !keys.data ? (
-          <Loading label="Loading keys">
-            <Skeleton className="h-32 w-full" />
-          </Loading>
-        ) : keys.data.keys.length === 0 ? (
-          <EmptyState
-            title="No API keys"
-            description="Keys let CMS plugins and scripts call the /v1 API for this organization."
-            action={
-              <Button variant="primary" onClick={() => document.getElementById('key-name')?.focus()}>
-                Create your first key
-              </Button>
-            }
-          />
-        ) : (
-          <ResponsiveTable
-            caption="API keys"
-            rows={keys.data.keys}
-            rowKey={(key) => key.id}
-            title={{
-              key: 'name',
-              header: 'Name',
-              className: 'font-medium text-zinc-900',
-              cell: (key) => <span className="font-medium text-zinc-900">{key.name}</span>,
-            }}
-            columns={[
-              {
-                key: 'prefix',
-                header: 'Key',
-                className: 'font-mono text-xs',
-                cell: (key) => `${key.prefix}…`,
-              },
-              {
-                key: 'sites',
-                header: 'Sites',
-                cell: (key) =>
-                  key.siteIds === null ? (
-                    <Badge>All sites</Badge>
-                  ) : (
-                    <span className="text-sm">{key.siteIds.map(siteName).join(', ')}</span>
-                  ),
-              },
-              {
-                key: 'expires',
-                header: 'Expires',
-                className: 'whitespace-nowrap',
-                cell: (key) => (key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'),
-              },
-              {
-                key: 'used',
-                header: 'Last used',
-                className: 'whitespace-nowrap',
-                cell: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'),
-              },
-            ]}
-            actions={(key) => (
-              <>
-                <Button data-reroll={key.id} size="sm" variant="ghost" onClick={() => void reroll(key)}>
-                  Re-roll<span className="sr-only"> {key.name}</span>
+        <ListView
+          items={keys.data?.keys}
+          error={keys.error}
+          failedTitle="Could not load keys"
+          loadingLabel="Loading keys"
+          empty={
+            <EmptyState
+              title="No API keys"
+              description="Keys let CMS plugins and scripts call the /v1 API for this organization."
+              action={
+                <Button variant="primary" onClick={() => document.getElementById('key-name')?.focus()}>
+                  Create your first key
                 </Button>
-                <ConfirmButton
-                  label={
-                    <>
-                      Revoke<span className="sr-only"> {key.name}</span>
-                    </>
-                  }
-                  confirmLabel={
-                    <>
-                      Revoke now<span className="sr-only"> {key.name}</span>
-                    </>
-                  }
-                  onConfirm={() => revoke(key)}
-                />
-              </>
-            )}
-          />
-        )}
+              }
+            />
+          }
+        >
+          {(rows) => (
+            <ResponsiveTable
+              caption="API keys"
+              rows={rows}
+              rowKey={(key) => key.id}
+              title={{
+                key: 'name',
+                header: 'Name',
+                className: 'font-medium text-zinc-900',
+                cell: (key) => <span className="font-medium text-zinc-900">{key.name}</span>,
+              }}
+              columns={[
+                {
+                  key: 'prefix',
+                  header: 'Key',
+                  className: 'font-mono text-xs',
+                  cell: (key) => `${key.prefix}…`,
+                },
+                {
+                  key: 'sites',
+                  header: 'Sites',
+                  cell: (key) =>
+                    key.siteIds === null ? (
+                      <Badge>All sites</Badge>
+                    ) : (
+                      <span className="text-sm">{key.siteIds.map(siteName).join(', ')}</span>
+                    ),
+                },
+                {
+                  key: 'expires',
+                  header: 'Expires',
+                  className: 'whitespace-nowrap',
+                  cell: (key) => (key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'),
+                },
+                {
+                  key: 'used',
+                  header: 'Last used',
+                  className: 'whitespace-nowrap',
+                  cell: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'),
+                },
+              ]}
+              actions={(key) => (
+                <>
+                  <Button data-reroll={key.id} size="sm" variant="ghost" onClick={() => void reroll(key)}>
+                    Re-roll<span className="sr-only"> {key.name}</span>
+                  </Button>
+                  <ConfirmButton
+                    label={
+                      <>
+                        Revoke<span className="sr-only"> {key.name}</span>
+                      </>
+                    }
+                    confirmLabel={
+                      <>
+                        Revoke now<span className="sr-only"> {key.name}</span>
+                      </>
+                    }
+                    onConfirm={() => revoke(key)}
+                  />
+                </>
+              )}
+            />
+          )}
+        </ListView>
       </PlainSection>
 
       <Section
@@ -162,7 +154,7 @@ export function KeysView() {
           sites={sites.data?.sites}
           onCreated={async (result) => {
             // The list first: the panel's Done gives the focus to the new key's row, which must be there.
-            await keys.reload();
+            await keys.mutate();
             setRevealed({ ...result, action: 'created' });
           }}
         />

@@ -3,6 +3,7 @@
 import { type FormEvent, useState } from 'react';
 import { failureMessage } from '@/components/api/client';
 import { authClient, unwrap } from '@/components/auth/auth-client';
+import { useFieldErrorFocus } from '@/components/ui/error-summary';
 import { SelectField, SubmitWithStatus, TextField } from '@/components/ui/field';
 
 /** Invites by email; the invitee gets a link to /invite/{id}. Owners may invite owners. */
@@ -18,6 +19,7 @@ export function InviteForm({
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const [pending, setPending] = useState(false);
+  const { form, focusError } = useFieldErrorFocus();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -31,13 +33,14 @@ export function InviteForm({
       onInvited();
     } catch (e) {
       setError(failureMessage(e, 'Could not send the invitation.'));
+      focusError();
     } finally {
       setPending(false);
     }
   }
 
   return (
-    <form onSubmit={submit} className="space-y-3">
+    <form ref={form} onSubmit={submit} className="space-y-3">
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <TextField
           label="Email address"

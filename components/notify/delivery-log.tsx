@@ -1,16 +1,17 @@
 'use client';
 
-import { useResource } from '@/components/api/client';
 import type { Delivery, DeliveryList, SitesResponse } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
 import { SelectField } from '@/components/ui/field';
 import { FilterForm } from '@/components/ui/filter-form';
-import { formatDateTime } from '@/components/ui/format';
 import { Pager } from '@/components/ui/pager';
 import { type QueryState, withQuery } from '@/components/ui/query-href';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { Badge, EmptyState, LoadError, Loading, Skeleton } from '@/components/ui/surface';
 import { WEBHOOK_KIND_LABELS } from '@/components/uptime/words';
+import { formatDateTime } from '@/lib/format';
 import { NOTIFICATION_KINDS, type NotificationKind } from '@/lib/notify/kinds';
+import { ReceiverHealthBadges } from './receiver-health';
 
 const PATH = '/notifications/deliveries';
 const PAGE_SIZE = 50;
@@ -34,6 +35,9 @@ const STATE_TONES = {
   cancelled: 'neutral',
 } as const;
 
+/** The delivery states, in the order a delivery goes through them (the State filter's choices). */
+const STATES = Object.keys(STATE_TONES) as Delivery['state'][];
+
 function receiverText(d: Delivery): string {
   const r = d.receiver;
   if (r.type === 'member') return r.name ? `${r.name} (${r.email})` : r.email;
@@ -52,20 +56,25 @@ function retryText(d: Delivery): string {
   return '—';
 }
 
-/** Every notification to every receiver, newest first: filters by site and kind in the URL, pages. */
+/**
+ * Every notification to every receiver, newest first: filters by site, kind and state in the URL
+ * (Webhook health links to the pending ones a paused webhook holds), pages.
+ */
 export function DeliveryLog({ query }: { query: QueryState }) {
   const siteId = query.siteId || undefined;
   const kind =
     query.kind && (NOTIFICATION_KINDS as readonly string[]).includes(query.kind) ? query.kind : undefined;
+  const state = query.state && (STATES as string[]).includes(query.state) ? query.state : undefined;
   const api = withQuery('/v1/notifications/deliveries', {
     siteId,
     kind,
+    state,
     cursor: query.cursor,
     limit: String(PAGE_SIZE),
   });
-  const deliveries = useResource<DeliveryList>(api);
-  const sites = useResource<SitesResponse>('/v1/sites');
-  const filtered = siteId !== undefined || kind !== undefined;
+  const deliveries = useApi<DeliveryList>(api);
+  const sites = useApi<SitesResponse>('/v1/sites');
+  const filtered = siteId !== undefined || kind !== undefined || state !== undefined;
 
   return (
     <div className="space-y-5">
@@ -86,13 +95,21 @@ export function DeliveryLog({ query }: { query: QueryState }) {
             </option>
           ))}
         </SelectField>
+        <SelectField label="State" name="state" defaultValue={state ?? ''} className="w-40">
+          <option value="">All states</option>
+          {STATES.map((st) => (
+            <option key={st} value={st}>
+              {st}
+            </option>
+          ))}
+        </SelectField>
       </FilterForm>
 
       {deliveries.error ? (
         <LoadError
           title="Could not load the delivery log"
           error={deliveries.error}
-          onRetry={deliveries.reload}
+          onRetry={deliveries.mutate}
         />
       ) : !deliveries.data ? (
         <Loading label="Loading deliveries">
@@ -124,7 +141,23 @@ export function DeliveryLog({ query }: { query: QueryState }) {
               ),
             }}
             columns={[
-              { key: 'to', header: 'To', className: 'break-all', cell: receiverText },
+              {
+                key: 'to',
+                header: 'To',
+                className: 'break-all',
+                cell: (d) =>
+                  d.receiverHealth &&
+                  (d.receiverHealth.circuit !== 'closed' ||
+                    d.receiverHealth.consecutiveFailures > 0 ||
+                    d.receiverHealth.slow) ? (
+                    <span className="space-y-1">
+                      <span className="block">{receiverText(d)}</span>
+                      <ReceiverHealthBadges health={d.receiverHealth} />
+                    </span>
+                  ) : (
+                    receiverText(d)
+                  ),
+              },
               {
                 key: 'when',
                 header: 'When',
@@ -156,7 +189,7 @@ export function DeliveryLog({ query }: { query: QueryState }) {
           <Pager
             label="Pages of deliveries"
             path={PATH}
-            query={{ siteId, kind, cursor: query.cursor, prev: query.prev, page: query.page }}
+            query={{ siteId, kind, state, cursor: query.cursor, prev: query.prev, page: query.page }}
             shown={deliveries.data.deliveries.length}
             pageSize={PAGE_SIZE}
             nextCursor={deliveries.data.nextCursor}

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import { failureAnnouncement, requestJson, useResource } from '@/components/api/client';
+import { requestJson } from '@/components/api/client';
 import type {
   MembersResponse,
   NotificationSettings,
@@ -10,25 +10,39 @@ import type {
   SigningSecret,
   SitesResponse,
 } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
+import { useAttempt } from '@/components/api/use-attempt';
 import { Announcement, useAnnouncer } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { formatDateTime } from '@/components/ui/format';
 import { LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
+import { formatDateTime } from '@/lib/format';
+import { AlertOfferBanner } from './alert-offer';
+import { MailAddressesSection } from './mail-addresses';
+import { ReceiverHealthSection } from './receiver-health';
 import { NotificationSettingsForm } from './settings-form';
 
-/** The organization's notification defaults, the sites with their own, and the signing secret. */
+/**
+ * The organization's notification defaults, the mail consent of the addresses they name, the sites
+ * with their own, the webhooks' health and the signing secret.
+ */
 export function OrgNotificationsView() {
-  const settings = useResource<OrgNotifications>('/v1/notifications');
-  const members = useResource<MembersResponse>('/v1/members');
-  const sites = useResource<SitesResponse>('/v1/sites');
+  const settings = useApi<OrgNotifications>('/v1/notifications');
+  const members = useApi<MembersResponse>('/v1/members');
+  const sites = useApi<SitesResponse>('/v1/sites');
+  // The addresses read again after a save or an action on one, without replacing the settings: the
+  // form is keyed on them and would start afresh, losing its "Saved." (the next visit reads both).
+  const reloadAddresses = async () => {
+    const { addresses } = await requestJson<OrgNotifications>('/v1/notifications');
+    await settings.mutate((current) => current && { ...current, addresses }, { revalidate: false });
+  };
 
   if (settings.error) {
     return (
       <LoadError
         title="Could not load the notification settings"
         error={settings.error}
-        onRetry={settings.reload}
+        onRetry={settings.mutate}
       />
     );
   }
@@ -45,12 +59,15 @@ export function OrgNotificationsView() {
 
   return (
     <div className="space-y-8">
+      <AlertOfferBanner onAccepted={() => void settings.mutate()} />
       <Section
         id="defaults"
         title="Default receivers"
         description="Every site notifies these, unless it has its own settings without the defaults."
       >
         <NotificationSettingsForm
+          // Remounted when the defaults change outside the form ("Alert me" above), so it shows them.
+          key={JSON.stringify(data.settings)}
           label="Default receivers"
           settings={data.settings}
           members={members.data?.members}
@@ -59,10 +76,14 @@ export function OrgNotificationsView() {
               method: 'PATCH',
               body,
             });
+            // Saving an outside address mails it a confirmation: the addresses below show it pending.
+            void reloadAddresses().catch(() => undefined);
             return saved.settings;
           }}
         />
       </Section>
+
+      <MailAddressesSection addresses={data.addresses} onChanged={reloadAddresses} />
 
       <Section id="overrides" title="Sites with their own settings">
         {data.overriddenSiteIds.length === 0 ? (
@@ -82,6 +103,8 @@ export function OrgNotificationsView() {
         )}
       </Section>
 
+      <ReceiverHealthSection />
+
       <SigningSecretSection
         secret={{
           signingSecret: data.signingSecret,
@@ -98,18 +121,16 @@ function SigningSecretSection({ secret: initial }: { secret: SigningSecret }) {
   const [shown, setShown] = useState(false);
   const [copied, setCopied] = useState(false);
   const announcer = useAnnouncer();
+  const attempt = useAttempt(announcer);
 
-  async function rotate() {
-    try {
+  const rotate = () =>
+    attempt('Rotation failed', async () => {
       const next = await requestJson<SigningSecret>('/v1/notifications/signing-secret', { method: 'POST' });
       setSecret(next);
       setShown(true);
       setCopied(false);
-      announcer.announce('Signing secret rotated. The previous one still signs for 24 hours.');
-    } catch (e) {
-      announcer.announce(failureAnnouncement('Rotation failed', e));
-    }
-  }
+      return 'Signing secret rotated. The previous one still signs for 24 hours.';
+    });
 
   return (
     <Section

@@ -16,6 +16,8 @@ export const GROUPS: ReadonlyArray<{
   id: string;
   title: string;
   description: string;
+  /** What happens while nobody receives the group's kind (the notifications page warns with it). */
+  nobody: string;
   recipients: RecipientList;
   webhooks?: WebhookList;
 }> = [
@@ -23,6 +25,8 @@ export const GROUPS: ReadonlyArray<{
     id: 'uptime',
     title: 'Uptime alerts',
     description: 'Outages, recoveries and certificate warnings.',
+    nobody:
+      "An outage, a recovery or an expiring certificate alerts nobody, except a monitor's own extra receivers.",
     recipients: 'uptimeRecipients',
     webhooks: 'uptimeWebhooks',
   },
@@ -30,12 +34,14 @@ export const GROUPS: ReadonlyArray<{
     id: 'crawl',
     title: 'Crawl summaries',
     description: 'Broken links, SEO score and accessibility after every finished crawl.',
+    nobody: 'Finished crawls are summarised to nobody.',
     recipients: 'crawlReportRecipients',
   },
   {
     id: 'search',
     title: 'Search traffic alerts',
     description: 'A drop in clicks from Google Search.',
+    nobody: 'A drop in search clicks alerts nobody.',
     recipients: 'searchAlertRecipients',
     webhooks: 'searchAlertWebhooks',
   },
@@ -43,6 +49,7 @@ export const GROUPS: ReadonlyArray<{
     id: 'perf',
     title: 'Performance alerts',
     description: 'Core Web Vitals that go from pass to fail.',
+    nobody: 'Core Web Vitals that start failing alert nobody.',
     recipients: 'perfAlertRecipients',
     webhooks: 'perfAlertWebhooks',
   },
@@ -50,9 +57,17 @@ export const GROUPS: ReadonlyArray<{
     id: 'report',
     title: 'Monthly report',
     description: 'The stakeholder PDF on the first of each month.',
+    nobody: 'No monthly report is mailed.',
     recipients: 'reportRecipients',
   },
 ];
+
+/** Whether a group's lists (recipients and webhooks) are all empty in the saved settings. */
+export function receivesNobody(settings: NotificationSettings, group: (typeof GROUPS)[number]): boolean {
+  return (
+    settings[group.recipients].length === 0 && (!group.webhooks || settings[group.webhooks].length === 0)
+  );
+}
 
 export interface WebhookDraft {
   kind: WebhookKind;

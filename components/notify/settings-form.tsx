@@ -1,11 +1,12 @@
 'use client';
 
-import { type FormEvent, useId, useState } from 'react';
-import { ApiClientError, failureMessage } from '@/components/api/client';
+import { useId, useState } from 'react';
 import type { MemberView, NotificationSettings } from '@/components/api/types';
+import { onInvalid, useFormSubmit } from '@/components/api/use-form-submit';
 import { Button } from '@/components/ui/button';
-import { ErrorSummary, type SummaryError, useSummaryFocus } from '@/components/ui/error-summary';
+import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '@/components/ui/field';
+import { Alert } from '@/components/ui/surface';
 import { WEBHOOK_KIND_LABELS } from '@/components/uptime/words';
 import type { RecipientList, WebhookList } from '@/lib/notify/kinds';
 import { MAX_RECIPIENTS, MAX_WEBHOOKS } from '@/lib/notify/limits';
@@ -18,8 +19,8 @@ import {
   fieldLabel,
   fieldOfApiError,
   GROUPS,
+  receivesNobody,
   type SettingsDraft,
-  type SettingsErrors,
   type SettingsField,
   type WebhookDraft,
 } from './settings-draft';
@@ -49,44 +50,26 @@ export function NotificationSettingsForm({
   onSave: (body: Record<string, unknown>) => Promise<NotificationSettings>;
 }) {
   const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(settings));
-  const [errors, setErrors] = useState<SettingsErrors>({});
-  const [problem, setProblem] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  const [pending, setPending] = useState(false);
-  const { summary, focusSummary } = useSummaryFocus();
+  // What is saved, not what is being typed: the warnings say what delivery would do now.
+  const [stored, setStored] = useState(settings);
+  const form = useFormSubmit<SettingsField, NotificationSettings>({
+    check: () => checkDraft(draft),
+    send: () => onSave(bodyOf(draft, Boolean(site))),
+    fieldOf: onInvalid(fieldOfApiError),
+    fallback: 'Could not save the notification settings.',
+    onSaved: (next) => {
+      setDraft(draftOf(next));
+      setStored(next);
+      return 'Saved. The next notification goes to these receivers.';
+    },
+  });
+  const { errors, setErrors, problem } = form;
   const prefix = useId();
   const idOf = (field: SettingsField | string) => `${prefix}-${field.replace('.', '-')}`;
 
   function change(update: (d: SettingsDraft) => SettingsDraft) {
-    setSaved(false);
+    form.setSaved('');
     setDraft(update);
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setProblem(null);
-    setSaved(false);
-    const found = checkDraft(draft);
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      focusSummary();
-      return;
-    }
-    setPending(true);
-    try {
-      const next = await onSave(bodyOf(draft, Boolean(site)));
-      setDraft(draftOf(next));
-      setSaved(true);
-    } catch (e) {
-      const message = failureMessage(e, 'Could not save the notification settings.');
-      const status = e instanceof ApiClientError ? e.status : 0;
-      const { field, text } = status === 422 ? fieldOfApiError(message) : { field: null, text: message };
-      if (field) setErrors({ [field]: text });
-      else setProblem(message);
-      focusSummary();
-    } finally {
-      setPending(false);
-    }
   }
 
   const fieldError = (field: SettingsField) =>
@@ -98,13 +81,13 @@ export function NotificationSettingsForm({
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label={label} className="space-y-6">
+    <form onSubmit={form.submit} noValidate aria-label={label} className="space-y-6">
       <ErrorSummary
-        ref={summary}
+        ref={form.summary}
         title={problem ? 'The settings were not saved' : 'There is a problem'}
         errors={listed}
       >
-        {problem}
+        {problem?.message}
       </ErrorSummary>
 
       {site ? (
@@ -123,6 +106,14 @@ export function NotificationSettingsForm({
         <fieldset key={group.id} className="space-y-4 rounded-lg border border-zinc-200 px-4 pt-2 pb-4">
           <legend className="px-1 text-sm font-semibold text-zinc-900">{group.title}</legend>
           <p className="-mt-2 text-xs text-zinc-600">{group.description}</p>
+          {/* A site override that adds the defaults may still reach someone: only a scope that stands alone warns. */}
+          {(!site || !stored.includeOrgDefaults) && receivesNobody(stored, group) ? (
+            <Alert tone="warning" title={`Nobody receives ${group.title.toLowerCase()}`}>
+              {group.nobody}
+              {site ? ' ' : ' Sites without their own settings use these defaults. '}
+              Tick a member or add an address{group.webhooks ? ' or a webhook' : ''} below, then save.
+            </Alert>
+          ) : null}
           <RecipientPicker
             idOf={idOf}
             list={group.recipients}
@@ -152,11 +143,11 @@ export function NotificationSettingsForm({
       <TestEmail draft={draft} members={members} />
 
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" variant="primary" pending={pending}>
+        <Button type="submit" variant="primary" pending={form.pending}>
           Save notification settings
         </Button>
         <p role="status" className="text-sm text-green-800">
-          {saved ? 'Saved. The next notification goes to these receivers.' : ''}
+          {form.saved}
         </p>
       </div>
     </form>

@@ -2,9 +2,11 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import { failureAnnouncement, requestJson, useResource } from '@/components/api/client';
+import { requestJson } from '@/components/api/client';
 import type { MembersResponse, SiteNotifications } from '@/components/api/types';
-import { Announcement, useAnnouncer } from '@/components/ui/announcement';
+import { useApi } from '@/components/api/use-api';
+import { useAttempt } from '@/components/api/use-attempt';
+import { Announcement, useAnnouncer, useInPlaceEditor } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
@@ -16,24 +18,24 @@ import { NotificationSettingsForm } from './settings-form';
  */
 export function SiteNotificationsSection({ siteId }: { siteId: string }) {
   const path = `/v1/sites/${siteId}/notifications`;
-  const current = useResource<SiteNotifications>(path);
-  const members = useResource<MembersResponse>('/v1/members');
-  const [editing, setEditing] = useState(false);
+  const current = useApi<SiteNotifications>(path);
+  const members = useApi<MembersResponse>('/v1/members');
+  const editor = useInPlaceEditor();
+  const editing = editor.open;
   // Bumped when the override is saved or reverted: the form starts again from what the API holds.
   const [version, setVersion] = useState(0);
   const announcer = useAnnouncer();
+  const attempt = useAttempt(announcer);
 
-  async function revert() {
-    try {
+  const revert = () =>
+    attempt('Could not revert', async () => {
       await requestJson(path, { method: 'DELETE' });
-      setEditing(false);
-      await current.reload();
+      // The focus goes to the line saying so, below.
+      editor.closeEditor({ returnFocus: false });
+      await current.mutate();
       setVersion((v) => v + 1);
-      announcer.announce("This site now uses the organization's default receivers.", { focus: true });
-    } catch (e) {
-      announcer.announce(failureAnnouncement('Could not revert', e));
-    }
-  }
+      return { text: "This site now uses the organization's default receivers.", focus: true };
+    });
 
   let body: React.ReactNode;
   if (current.error) {
@@ -54,7 +56,9 @@ export function SiteNotificationsSection({ siteId }: { siteId: string }) {
           </Link>
           .
         </p>
-        <Button onClick={() => setEditing(true)}>Set receivers for this site</Button>
+        <div ref={editor.openerRef}>
+          <Button onClick={editor.openEditor}>Set receivers for this site</Button>
+        </div>
       </div>
     );
   } else {
@@ -72,23 +76,26 @@ export function SiteNotificationsSection({ siteId }: { siteId: string }) {
         ) : (
           <div className="flex flex-wrap items-center gap-3 text-sm text-zinc-700">
             <span>Not saved yet: the site uses the defaults until you save.</span>
-            <Button size="sm" variant="ghost" onClick={() => setEditing(false)}>
+            <Button size="sm" variant="ghost" onClick={() => editor.closeEditor()}>
               Cancel
             </Button>
           </div>
         )}
-        <NotificationSettingsForm
-          key={version}
-          site
-          label="This site's receivers"
-          settings={current.data.settings}
-          members={members.data?.members}
-          onSave={async (patch) => {
-            const saved = await requestJson<SiteNotifications>(path, { method: 'PATCH', body: patch });
-            await current.reload();
-            return saved.settings;
-          }}
-        />
+        {/* Opening the editor puts the focus on its first receiver, not on Cancel above it. */}
+        <div ref={editor.editorRef}>
+          <NotificationSettingsForm
+            key={version}
+            site
+            label="This site's receivers"
+            settings={current.data.settings}
+            members={members.data?.members}
+            onSave={async (patch) => {
+              const saved = await requestJson<SiteNotifications>(path, { method: 'PATCH', body: patch });
+              await current.mutate();
+              return saved.settings;
+            }}
+          />
+        </div>
       </div>
     );
   }

@@ -6,6 +6,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiClientError, failureMessage } from '@/components/api/client';
 import { authClient, unwrap } from '@/components/auth/auth-client';
 import { Button } from '@/components/ui/button';
+import { useFieldErrorFocus } from '@/components/ui/error-summary';
 import { TextField } from '@/components/ui/field';
 
 /** better-auth wants a unique slug; a short random suffix keeps two "Acme"s apart. */
@@ -24,6 +25,7 @@ export function CreateOrganizationForm() {
   const [name, setName] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<{ text: string; limit: boolean } | null>(null);
+  const { form, focusError } = useFieldErrorFocus();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -32,7 +34,8 @@ export function CreateOrganizationForm() {
     try {
       const org = await unwrap(authClient.organization.create({ name: name.trim(), slug: slugFor(name) }));
       if (org) await unwrap(authClient.organization.setActive({ organizationId: org.id }));
-      router.push('/sites');
+      // The list says so where the focus lands: this form is gone with the page.
+      router.push('/sites?created=1');
       router.refresh();
     } catch (e) {
       const limit = e instanceof ApiClientError && e.status === 403;
@@ -42,12 +45,13 @@ export function CreateOrganizationForm() {
           : failureMessage(e, 'Could not create the organization.'),
         limit,
       });
+      focusError();
       setPending(false);
     }
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4">
+    <form ref={form} onSubmit={submit} className="space-y-4">
       <TextField
         label="Organization name"
         name="name"

@@ -1,17 +1,23 @@
 'use client';
 
-import type { FormEvent } from 'react';
-import { useState } from 'react';
-import { requestJson, useResource } from '@/components/api/client';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { requestJson } from '@/components/api/client';
 import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { LimitRequestView, OrgQuota } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
 import { Button } from '@/components/ui/button';
+import { useFieldErrorFocus } from '@/components/ui/error-summary';
 import { FormError, TextAreaField, TextField } from '@/components/ui/field';
-import { formatDateTime } from '@/components/ui/format';
 import { Alert, Badge, LoadError, Loading, Skeleton } from '@/components/ui/surface';
+import { formatDateTime } from '@/lib/format';
 
 export function LimitRequestPanel() {
-  const quota = useResource<OrgQuota>('/v1/me/org-quota');
+  const quota = useApi<OrgQuota>('/v1/me/org-quota');
+  const result = useRef<HTMLDivElement>(null);
+  const [sent, setSent] = useState(0);
+  useEffect(() => {
+    if (sent > 0) result.current?.focus();
+  }, [sent]);
   if (quota.error) return <LoadError title="Could not load your organization quota" error={quota.error} />;
   if (!quota.data) {
     return (
@@ -38,8 +44,19 @@ export function LimitRequestPanel() {
           </dd>
         </div>
       </dl>
-      {q.latestRequest ? <LatestRequest request={q.latestRequest} /> : null}
-      {pending ? null : <LimitRequestForm currentLimit={q.limit} onSent={() => void quota.reload()} />}
+      {/* Sending swaps the form for the pending request: the focus goes to it, not to the body. */}
+      <div ref={result} tabIndex={-1} className="rounded-md outline-offset-4 focus-visible:outline-2">
+        {q.latestRequest ? <LatestRequest request={q.latestRequest} /> : null}
+      </div>
+      {pending ? null : (
+        <LimitRequestForm
+          currentLimit={q.limit}
+          onSent={async () => {
+            await quota.mutate();
+            setSent((n) => n + 1);
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -54,11 +71,12 @@ function LatestRequest({ request }: { request: LimitRequestView }) {
   );
 }
 
-function LimitRequestForm({ currentLimit, onSent }: { currentLimit: number; onSent: () => void }) {
+function LimitRequestForm({ currentLimit, onSent }: { currentLimit: number; onSent: () => Promise<void> }) {
   const [requested, setRequested] = useState(String(currentLimit + 1));
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<FormErrors<'requestedLimit' | 'reason'>>({});
   const [pending, setPending] = useState(false);
+  const { form, focusError } = useFieldErrorFocus();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -68,16 +86,17 @@ function LimitRequestForm({ currentLimit, onSent }: { currentLimit: number; onSe
       await requestJson('/v1/me/limit-requests', {
         body: { kind: 'user_orgs', requestedLimit: Number(requested), reason: reason.trim() },
       });
-      onSent();
+      await onSent();
     } catch (e) {
       setErrors(formErrorsOf(e, ['requestedLimit', 'reason'], 'Could not send the request.'));
+      focusError();
     } finally {
       setPending(false);
     }
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4 sm:max-w-md">
+    <form ref={form} onSubmit={submit} className="space-y-4 sm:max-w-md">
       <TextField
         label="Organizations you need"
         name="requestedLimit"

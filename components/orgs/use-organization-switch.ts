@@ -20,8 +20,10 @@ export function useOrganizationSwitch(failure = 'Could not switch organization.'
       setError(null);
       try {
         await unwrap(authClient.organization.setActive({ organizationId }));
-        if (options.replace) router.replace('/sites');
-        else router.push('/sites');
+        // The list says which organization it is now, where the focus lands (the pressed switch
+        // is gone with the page).
+        if (options.replace) router.replace('/sites?switched=1');
+        else router.push('/sites?switched=1');
         router.refresh();
         return true;
       } catch (e) {

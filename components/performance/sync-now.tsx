@@ -1,12 +1,13 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState, useTransition } from 'react';
-import { failureAnnouncement, requestJson } from '@/components/api/client';
+import { useEffect, useRef, useState, useTransition } from 'react';
+import { requestJson } from '@/components/api/client';
 import type { FieldDataSyncResponse, SiteResponse } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
+import { useAttempt } from '@/components/api/use-attempt';
 import { Announcement, useAnnouncer } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
-import { usePolling } from '@/components/uptime/use-polling';
 
 /** How often a queued sync is looked for, and how long before the page stops waiting for it. */
 const POLL_MS = 3_000;
@@ -22,6 +23,7 @@ export function SyncNow({ siteId, checkedAt }: { siteId: string; checkedAt: numb
   const router = useRouter();
   const announcer = useAnnouncer();
   const { announce } = announcer;
+  const attempt = useAttempt(announcer);
   const [phase, setPhase] = useState<'idle' | 'sending' | 'queued'>('idle');
   const queuedAt = useRef(0);
   const before = useRef(checkedAt);
@@ -31,39 +33,38 @@ export function SyncNow({ siteId, checkedAt }: { siteId: string; checkedAt: numb
 
   async function sync() {
     setPhase('sending');
-    try {
+    const queued = await attempt('Sync failed to start', async () => {
       await requestJson<FieldDataSyncResponse>(`/v1/sites/${siteId}/fielddata/sync`, { method: 'POST' });
       before.current = checkedAt;
       queuedAt.current = Date.now();
       setPhase('queued');
-      announce('Sync queued. This page updates when it has run.');
-    } catch (error) {
-      setPhase('idle');
-      announce(failureAnnouncement('Sync failed to start', error));
-    }
+      return 'Sync queued. This page updates when it has run.';
+    });
+    if (!queued) setPhase('idle');
   }
 
-  const look = useCallback(async () => {
-    try {
-      const { site } = await requestJson<SiteResponse>(`/v1/sites/${siteId}`);
-      if (site.fielddata_checked_at !== before.current) {
-        setPhase('idle');
-        setAwaitingRefresh(true);
-        announce('Sync finished: loading the new figures…');
-        startRefresh(() => router.refresh());
-        return;
-      }
-    } catch {
-      // A failed look is retried on the next tick; the wait's end below still applies.
-    }
+  function giveUpIfLate() {
     if (Date.now() - queuedAt.current > GIVE_UP_MS) {
       setPhase('idle');
       announce(
         'The sync has not finished yet (it may be waiting for the CrUX quota). Reload the page later.',
       );
     }
-  }, [siteId, router, announce]);
-  usePolling(look, POLL_MS, phase === 'queued');
+  }
+
+  // While queued, the site is read every few seconds (while the tab is visible) until its time moves.
+  useApi<SiteResponse>(phase === 'queued' ? `/v1/sites/${siteId}` : null, {
+    refreshInterval: POLL_MS,
+    onSuccess: ({ site }) => {
+      if (site.fielddata_checked_at === before.current) return giveUpIfLate();
+      setPhase('idle');
+      setAwaitingRefresh(true);
+      announce('Sync finished: loading the new figures…');
+      startRefresh(() => router.refresh());
+    },
+    // A failed look is tried again on the next tick; the wait's end still applies.
+    onError: giveUpIfLate,
+  });
 
   useEffect(() => {
     if (awaitingRefresh && !refreshing) {

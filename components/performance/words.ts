@@ -1,5 +1,4 @@
 import type { FieldWindow } from '@/components/api/types';
-import { formatDate, formatMonthDay } from '@/components/ui/format';
 import {
   type FormFactor,
   failingMetrics,
@@ -9,6 +8,7 @@ import {
   ratingOf,
   type Verdict,
 } from '@/lib/fielddata/metrics';
+import { formatDate, formatMonthDay } from '@/lib/format';
 
 /*
  * The Performance tab's words for the field data: metric names, values with their units, Google's

@@ -1,12 +1,13 @@
 'use client';
 
-import { type FormEvent, useId, useState } from 'react';
-import { ApiClientError, failureMessage, requestJson } from '@/components/api/client';
+import { useId, useState } from 'react';
+import { requestJson } from '@/components/api/client';
 import type { SearchConnection } from '@/components/api/types';
-import { ErrorSummary, type SummaryError, useSummaryFocus } from '@/components/ui/error-summary';
+import { type FieldErrors, useFormSubmit } from '@/components/api/use-form-submit';
+import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
 import { SubmitWithStatus, TextField } from '@/components/ui/field';
-import { formatNumber } from '@/components/ui/format';
 import { Section } from '@/components/ui/surface';
+import { formatNumber } from '@/lib/format';
 
 type Field = 'dropThresholdPct' | 'dropMinClicks';
 const LABELS: Record<Field, string> = {
@@ -78,54 +79,35 @@ function DropAlertForm({
     dropThresholdPct: String(dropAlert.thresholdPct),
     dropMinClicks: String(dropAlert.minClicks),
   });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [problem, setProblem] = useState('');
-  const [pending, setPending] = useState(false);
-  const [saved, setSaved] = useState('');
-  const { summary, focusSummary } = useSummaryFocus();
-  const prefix = useId();
-  const idOf = (field: Field) => `${prefix}-${field}`;
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setSaved('');
-    setProblem('');
-    const found: Partial<Record<Field, string>> = {};
-    for (const field of Object.keys(LABELS) as Field[]) {
-      const text = problemOf(field, draft[field]);
-      if (text) found[field] = text;
-    }
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      focusSummary();
-      return;
-    }
-    setPending(true);
-    try {
-      const view = await requestJson<SearchConnection>(`/v1/sites/${siteId}/search`, {
+  const { submit, errors, problem, pending, saved, summary } = useFormSubmit<Field, SearchConnection>({
+    check: () => {
+      const found: FieldErrors<Field> = {};
+      for (const field of Object.keys(LABELS) as Field[]) {
+        const text = problemOf(field, draft[field]);
+        if (text) found[field] = text;
+      }
+      return found;
+    },
+    send: () =>
+      requestJson<SearchConnection>(`/v1/sites/${siteId}/search`, {
         method: 'PATCH',
         body: {
           dropThresholdPct: Number(draft.dropThresholdPct),
           dropMinClicks: Number(draft.dropMinClicks),
         },
-      });
-      setPending(false);
-      setSaved(
-        `Saved: alert at ${view.dropAlert.thresholdPct}% fewer clicks, from ${formatNumber(view.dropAlert.minClicks)} clicks the week before.`,
-      );
-      onSaved();
-    } catch (error) {
-      setPending(false);
-      const message = failureMessage(error, 'Could not save the alert settings.');
+      }),
+    fieldOf: (message, status) => {
       const match = /^(dropThresholdPct|dropMinClicks): (.*)$/s.exec(message);
-      if (error instanceof ApiClientError && error.status === 422 && match) {
-        setErrors({ [match[1] as Field]: match[2] });
-      } else {
-        setProblem(message);
-      }
-      focusSummary();
-    }
-  }
+      return status === 422 && match ? { field: match[1] as Field, text: match[2] ?? message } : null;
+    },
+    fallback: 'Could not save the alert settings.',
+    onSaved: (view) => {
+      onSaved();
+      return `Saved: alert at ${view.dropAlert.thresholdPct}% fewer clicks, from ${formatNumber(view.dropAlert.minClicks)} clicks the week before.`;
+    },
+  });
+  const prefix = useId();
+  const idOf = (field: Field) => `${prefix}-${field}`;
 
   const listed: SummaryError[] = (Object.keys(errors) as Field[]).map((field) => ({
     fieldId: idOf(field),
@@ -134,7 +116,7 @@ function DropAlertForm({
   return (
     <form onSubmit={submit} noValidate aria-label="Traffic-drop alert" className="space-y-4">
       <ErrorSummary ref={summary} title="The alert settings were not saved" errors={listed}>
-        {problem || null}
+        {problem?.message ?? null}
       </ErrorSummary>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         {(Object.keys(LABELS) as Field[]).map((field) => (

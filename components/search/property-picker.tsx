@@ -1,8 +1,9 @@
 'use client';
 
 import { type FormEvent, useState } from 'react';
-import { failureMessage, requestJson, useResource } from '@/components/api/client';
+import { failureMessage, requestJson } from '@/components/api/client';
 import type { SearchConnection, SearchProperties } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField } from '@/components/ui/field';
 import { LoadError, Loading, Skeleton } from '@/components/ui/surface';
@@ -19,14 +20,14 @@ const PERMISSION_WORDS: Record<SearchProperties['properties'][number]['permissio
  * this site reports; saving (POST /search/property) arms the first sync.
  */
 export function PropertyPicker({ siteId, onSaved }: { siteId: string; onSaved: (property: string) => void }) {
-  const list = useResource<SearchProperties>(`/v1/sites/${siteId}/search/properties`);
+  const list = useApi<SearchProperties>(`/v1/sites/${siteId}/search/properties`);
   const [chosen, setChosen] = useState('');
   const [pending, setPending] = useState(false);
   const [problem, setProblem] = useState('');
 
   if (list.error) {
     return (
-      <LoadError title="Could not list the account’s properties" error={list.error} onRetry={list.reload} />
+      <LoadError title="Could not list the account’s properties" error={list.error} onRetry={list.mutate} />
     );
   }
   if (!list.data) {
@@ -44,7 +45,7 @@ export function PropertyPicker({ siteId, onSaved }: { siteId: string; onSaved: (
           This Google account has no verified Search Console property. Add and verify the site in Search
           Console, then list the properties again, or disconnect and connect another account.
         </p>
-        <Button size="sm" onClick={() => void list.reload()} pending={list.loading}>
+        <Button size="sm" onClick={() => void list.mutate()} pending={list.isValidating}>
           List the properties again
         </Button>
       </div>

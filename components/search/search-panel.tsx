@@ -2,14 +2,15 @@
 
 import { useRouter } from 'next/navigation';
 import { type ReactNode, useState, useTransition } from 'react';
-import { failureAnnouncement, failureMessage, requestJson } from '@/components/api/client';
+import { failureMessage, requestJson } from '@/components/api/client';
 import type { SearchAnalytics, SearchConnection, SearchConnectResponse } from '@/components/api/types';
+import { useAttempt } from '@/components/api/use-attempt';
 import { Announcement, useAnnouncer } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { FormError } from '@/components/ui/field';
-import { formatDateTime } from '@/components/ui/format';
 import { Alert, Section } from '@/components/ui/surface';
+import { formatDateTime } from '@/lib/format';
 import { DropAlertSettings } from './drop-alert-settings';
 import { PropertyPicker } from './property-picker';
 import { TrafficReport } from './traffic-report';
@@ -35,22 +36,20 @@ export function SearchPanel({
 }) {
   const router = useRouter();
   const announcer = useAnnouncer();
+  const attempt = useAttempt(announcer);
   const [, startRefresh] = useTransition();
   const refresh = () => startRefresh(() => router.refresh());
   const { status } = connection;
 
-  async function disconnect() {
-    try {
+  const disconnect = () =>
+    attempt({ what: 'Disconnect failed', focus: true }, async () => {
       await requestJson<SearchConnection>(`/v1/sites/${siteId}/search`, { method: 'DELETE' });
       announcer.announce(
         'Disconnected from Google Search Console. The stored search data was deleted and access was revoked.',
         { focus: true },
       );
       refresh();
-    } catch (error) {
-      announcer.announce(failureAnnouncement('Disconnect failed', error), { focus: true });
-    }
-  }
+    });
 
   const disconnectControl = canManage ? (
     <ConfirmButton

@@ -4,10 +4,10 @@ import { useId, useMemo } from 'react';
 import { Line, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SearchAnalytics } from '@/components/api/types';
 import { ChartLegend } from '@/components/ui/chart-legend';
-import { formatNumber } from '@/components/ui/format';
 import { chartAxis, chartLine, LineChartFrame } from '@/components/ui/line-chart-frame';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { TableDisclosure } from '@/components/ui/table-disclosure';
+import { formatNumber } from '@/lib/format';
 import { type DailyPoint, dailyPoints, formatCtr, formatDay, formatPosition, formatShortDay } from './words';
 
 /** Clicks solid blue on the left axis, impressions dashed orange on the right: readable without colour. */

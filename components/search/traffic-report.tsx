@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { SearchAnalytics } from '@/components/api/types';
-import { formatNumber } from '@/components/ui/format';
 import { Badge, Section, Stat } from '@/components/ui/surface';
+import { formatNumber } from '@/lib/format';
 import { TrafficChart } from './traffic-chart';
 import { formatChange, formatCtr, formatDay, formatPosition, rangeTotals } from './words';
 

@@ -3,7 +3,7 @@
  * series as the chart and table show it.
  */
 import type { SearchAnalytics } from '@/components/api/types';
-import { formatMonthDay } from '@/components/ui/format';
+import { formatMonthDay } from '@/lib/format';
 
 /**
  * The callback's `?error=` values (lib/search/connection.ts CallbackError), in plain words. An

@@ -1,7 +1,7 @@
 'use client';
 
 import { CheckboxField } from '@/components/ui/field';
-import { APPS, type App, crawlPlanNote } from './apps';
+import { APPS, type App, crawlPlanNote, PERFORMANCE_INACTIVE } from './apps';
 
 export type AppSwitches = Record<App['key'], boolean>;
 
@@ -12,16 +12,20 @@ export function appSwitches(isOn: (app: App) => boolean): AppSwitches {
 
 /**
  * One labelled checkbox per app, each with its description as the hint; below them, what the
- * combination does about crawling when it needs saying (SEO alone never crawls).
+ * combination does about crawling when it needs saying (SEO alone never crawls). Without a CrUX key
+ * on the server, Performance's hint says it would stay inactive.
  */
 export function AppCheckboxes({
   value,
   onChange,
   className,
+  fieldDataConfigured,
 }: {
   value: AppSwitches;
   onChange: (key: App['key'], on: boolean) => void;
   className: string;
+  /** The server has a CrUX API key (lib/dashboard/fielddata `fieldDataConfigured`). */
+  fieldDataConfigured: boolean;
 }) {
   const note = crawlPlanNote({
     scanner: value.scannerEnabled,
@@ -35,7 +39,11 @@ export function AppCheckboxes({
           <CheckboxField
             key={app.key}
             label={app.label}
-            hint={app.description}
+            hint={
+              app.key === 'performanceEnabled' && !fieldDataConfigured
+                ? `${app.description} ${PERFORMANCE_INACTIVE}`
+                : app.description
+            }
             name={app.key}
             checked={value[app.key]}
             onChange={(e) => onChange(app.key, e.target.checked)}

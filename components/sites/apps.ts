@@ -37,6 +37,13 @@ export const APPS = [
   },
 ] as const;
 
+/**
+ * The Performance app beside its switch and badge when the server has no CrUX API key: on (the
+ * spec's default) but inactive, and who can change that.
+ */
+export const PERFORMANCE_INACTIVE =
+  'Inactive on this server: it has no Chrome UX Report API key (CRUX_API_KEY), so nothing is synced until whoever runs it sets one.';
+
 /** Cadences offered in forms; the API's floor is daily (1440 minutes). */
 export const CADENCE_CHOICES = [
   { minutes: 1440, label: 'Daily' },

@@ -1,10 +1,10 @@
 import type { BrokenTarget, BrokenTargetList } from '@/components/api/types';
 import { CheckboxField, SelectField, TextField } from '@/components/ui/field';
 import { FilterForm } from '@/components/ui/filter-form';
-import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Pager } from '@/components/ui/pager';
 import type { QueryState } from '@/components/ui/query-href';
 import { Badge, Stat } from '@/components/ui/surface';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { statusLabel } from './crawl-hrefs';
 import { RedirectHops } from './redirect-hops';
 import { CutShortNotice } from './report-parts';

@@ -8,8 +8,8 @@ import { failureMessage, requestJson } from '@/components/api/client';
 import type { CrawlTriggerResponse, LiveCrawlState, Run, SiteStatus } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
-import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
 import { Alert, Badge, LoadError, Section, Skeleton, Stat } from '@/components/ui/surface';
+import { formatDateTime, formatDuration, formatNumber } from '@/lib/format';
 import { crawlsSite, siteCrawlPlanNote } from './apps';
 import { crawlProgress } from './crawl-progress';
 import { CutShortNotice } from './report-parts';
@@ -31,7 +31,7 @@ export function CrawlPanel({
 }) {
   const router = useRouter();
   const status = useSiteStatus(siteId);
-  const { crawling, rendering, reload, runsKey } = status;
+  const { crawling, rendering, mutate, runsKey } = status;
   const [starting, setStarting] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -69,7 +69,7 @@ export function CrawlPanel({
         method: 'POST',
       });
       setAnnouncement(result.started ? 'Crawl started.' : 'A crawl is already running.');
-      await reload();
+      await mutate();
     } catch (e) {
       setActionError(failureMessage(e, 'Could not start the crawl.'));
     } finally {
@@ -122,7 +122,7 @@ export function CrawlPanel({
         </Alert>
       ) : null}
       {status.error ? (
-        <LoadError title="Could not load crawl status" error={status.error} onRetry={reload} />
+        <LoadError title="Could not load crawl status" error={status.error} onRetry={mutate} />
       ) : !status.data ? (
         <Skeleton className="h-24 w-full" />
       ) : crawling ? (

@@ -1,9 +1,9 @@
 import Link from 'next/link';
-import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Table, Td, Th } from '@/components/ui/table';
 import { TableDisclosure } from '@/components/ui/table-disclosure';
 import { TrendLine, type TrendLinePoint } from '@/components/ui/trend-line';
 import type { CrawlTrendPoint } from '@/lib/dashboard/crawl';
+import { formatDateTime, formatNumber } from '@/lib/format';
 
 /** "12 on Nov 3, ..., 9 on Nov 24; lowest 7, highest 15": a series in words. */
 function trendSummary(what: string, points: TrendLinePoint[], unit = ''): string {

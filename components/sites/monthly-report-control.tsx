@@ -1,6 +1,7 @@
 import { buttonClass } from '@/components/ui/button';
 import { SelectField } from '@/components/ui/field';
 import { Section } from '@/components/ui/surface';
+import type { ReportMonthChoice } from '@/lib/reports/monthly';
 
 /**
  * The site overview's "Download monthly report (PDF)": a plain GET form, so it works with the
@@ -11,33 +12,31 @@ import { Section } from '@/components/ui/surface';
 export function MonthlyReportControl({
   siteId,
   months,
-  firstReport,
+  defaultMonth,
 }: {
   siteId: string;
-  /** The choices, newest first: `YYYY-MM` and how it reads ("October 2026"). */
-  months: { value: string; label: string }[];
-  /** How the first report's month reads ("November 2026") while it is still running, else undefined. */
-  firstReport?: string;
+  /** The choices, newest first: the month to date, then the ended months since the site was registered. */
+  months: ReportMonthChoice[];
+  defaultMonth: string | undefined;
 }) {
   return (
     <Section
       id="monthly-report"
       title="Monthly report"
-      description="A branded PDF for stakeholders: broken links and their trend, SEO, accessibility and uptime over one month. Receivers set under the notification settings get it by email on the 1st."
+      description="A branded PDF for stakeholders: the top broken links and failing accessibility rules with their pages, what was fixed and what is new, SEO and uptime incidents over one month. Receivers set under the notification settings get it by email on the 1st."
     >
-      {firstReport ? (
-        // The default month came before the site existed: said plainly, not left to an empty PDF.
-        <p className="mb-4 text-sm text-zinc-700">
-          This site was registered this month: its first report will be for {firstReport}, once the month is
-          complete. Reports for earlier months are empty.
-        </p>
-      ) : null}
+      <p className="mb-4 text-sm text-zinc-700">
+        {months.length === 1
+          ? 'This site was registered this month: its report so far covers the month to date. '
+          : ''}
+        The month to date covers the current month up to now; a month with nothing measured is one short page.
+      </p>
       <form
         method="get"
         action={`/v1/sites/${siteId}/reports/monthly`}
         className="flex flex-wrap items-end gap-3"
       >
-        <SelectField label="Month" name="month" defaultValue={months[0]?.value} className="w-48">
+        <SelectField label="Month" name="month" defaultValue={defaultMonth} className="w-full max-w-72">
           {months.map((m) => (
             <option key={m.value} value={m.value}>
               {m.label}

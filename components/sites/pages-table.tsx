@@ -1,9 +1,9 @@
 import type { CrawledPage, PageList } from '@/components/api/types';
 import { SelectField, TextField } from '@/components/ui/field';
 import { FilterForm } from '@/components/ui/filter-form';
-import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Pager } from '@/components/ui/pager';
 import type { QueryState } from '@/components/ui/query-href';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { CutShortNotice } from './report-parts';
 import { CsvLink, KindSelect, ReportTable } from './report-table';
 import { StatusBadge } from './status-badge';

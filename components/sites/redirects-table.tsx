@@ -1,10 +1,10 @@
 import type { Redirect, RedirectList } from '@/components/api/types';
 import { TextField } from '@/components/ui/field';
 import { FilterForm } from '@/components/ui/filter-form';
-import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Pager } from '@/components/ui/pager';
 import type { QueryState } from '@/components/ui/query-href';
 import { Badge } from '@/components/ui/surface';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { RedirectHops } from './redirect-hops';
 import { KindSelect, ReportTable } from './report-table';
 import { StatusBadge } from './status-badge';

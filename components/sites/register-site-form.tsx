@@ -10,10 +10,21 @@ import { FormError, SelectField, TextField } from '@/components/ui/field';
 import { bareHostInput, withAssumedScheme } from '@/components/ui/form-checks';
 import { AppCheckboxes, appSwitches } from './app-checkboxes';
 import { CADENCE_CHOICES, crawlsSite } from './apps';
+import { withSiteLink } from './duplicate-site';
 
 const initialApps = () => appSwitches((app) => app.defaultOn);
 
-export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) => void }) {
+export function RegisterSiteForm({
+  onRegistered,
+  onSubmitted,
+  fieldDataConfigured,
+}: {
+  onRegistered: (site: Site) => void;
+  /** Each attempt: the page clears the lines an earlier action left above. */
+  onSubmitted?: () => void;
+  /** The server has a CrUX API key: without one the Performance switch says it would be inactive. */
+  fieldDataConfigured: boolean;
+}) {
   const [rootUrl, setRootUrl] = useState('');
   const [cadence, setCadence] = useState('10080');
   const [apps, setApps] = useState(initialApps);
@@ -31,6 +42,7 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    onSubmitted?.();
     setUrlError(null);
     setFormError(null);
     setRegistered(null);
@@ -69,7 +81,7 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
         value={rootUrl}
         onChange={(e) => setRootUrl(e.target.value)}
         hint="We crawl pages on this hostname and check every link they contain."
-        error={urlError}
+        error={urlError ? withSiteLink(urlError) : null}
       />
       <SelectField
         label="Crawl cadence"
@@ -89,6 +101,7 @@ export function RegisterSiteForm({ onRegistered }: { onRegistered: (site: Site) 
           className="mt-2 grid gap-3 sm:grid-cols-2"
           value={apps}
           onChange={(key, on) => setApps((prev) => ({ ...prev, [key]: on }))}
+          fieldDataConfigured={fieldDataConfigured}
         />
       </fieldset>
       <div className="space-y-2">

@@ -1,7 +1,7 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import type { ApiClientError, Resource } from '@/components/api/client';
+import type { ApiClientError } from '@/components/api/client';
 import type { Run } from '@/components/api/types';
 import { Alert, EmptyState, LoadError, Loading, Skeleton } from '@/components/ui/surface';
 
@@ -14,14 +14,15 @@ export function ReportPlaceholder({
   name,
   missing,
 }: {
-  report: Resource<unknown>;
+  /** A read (`useApi`): its error, and how to read again. */
+  report: { error?: ApiClientError; mutate: () => unknown };
   /** "report", "SEO report": completes "Could not load the …" and "Loading …". */
   name: string;
   missing: (error: ApiClientError) => { title: string; description: string };
 }) {
   if (report.error?.status === 404) return <EmptyState {...missing(report.error)} />;
   if (report.error) {
-    return <LoadError title={`Could not load the ${name}`} error={report.error} onRetry={report.reload} />;
+    return <LoadError title={`Could not load the ${name}`} error={report.error} onRetry={report.mutate} />;
   }
   return (
     <Loading label={`Loading ${name}`}>

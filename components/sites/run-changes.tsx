@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Badge } from '@/components/ui/surface';
+import { formatDateTime, formatNumber } from '@/lib/format';
 
 /**
  * "New since the previous run" and "fixed since the previous run" for a report: the two counts, and

@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import type { Run, Site } from '@/components/api/types';
-import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
 import { type Column, ResponsiveTable } from '@/components/ui/responsive-table';
 import { Badge, EmptyState } from '@/components/ui/surface';
+import { formatDateTime, formatDuration, formatNumber } from '@/lib/format';
 
 const stateTone = { running: 'info', completed: 'success', failed: 'danger' } as const;
 
@@ -75,7 +75,7 @@ export function RunHistory({
       key: 'a11y',
       header: 'Accessibility',
       numeric: true,
-      cell: (run) => run.a11y_score ?? '—',
+      cell: (run) => <HistoryScore run={run} />,
     });
   }
   return (
@@ -100,5 +100,23 @@ export function RunHistory({
       }}
       columns={columns}
     />
+  );
+}
+
+/**
+ * A run's accessibility score as it finished (History shows runs as they were). The latest run's
+ * `a11y_score` follows later suppressions and excludePaths; when it now differs, both are said.
+ */
+function HistoryScore({ run }: { run: Pick<Run, 'a11y_scan_score' | 'a11y_score'> }) {
+  const asScanned = run.a11y_scan_score ?? run.a11y_score;
+  if (asScanned === null) return '—';
+  if (run.a11y_score === null || run.a11y_score === asScanned) return asScanned;
+  return (
+    <>
+      {asScanned}
+      <span className="block text-xs font-normal text-zinc-600">
+        {run.a11y_score} with today&apos;s suppressions
+      </span>
+    </>
   );
 }

@@ -1,10 +1,10 @@
 'use client';
 
-import { useResource } from '@/components/api/client';
 import type { SeoReportCheck, SeoReport as SeoReportResponse } from '@/components/api/types';
-import { formatDateTime, formatNumber } from '@/components/ui/format';
+import { useApi } from '@/components/api/use-api';
 import { Badge, EmptyState, Stat } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { runViewHref } from './crawl-hrefs';
 import { CutShortNotice, FindingCard, ReportPlaceholder } from './report-parts';
 import { RunChanges } from './run-changes';
@@ -14,7 +14,7 @@ const impactTone = { critical: 'danger', serious: 'danger', moderate: 'warning',
 
 /** The SEO report of the latest crawl, or of `runId` (a past crawl on the History tab). */
 export function SeoReport({ siteId, runId }: { siteId: string; runId?: string }) {
-  const report = useResource<SeoReportResponse>(
+  const report = useApi<SeoReportResponse>(
     runId ? `/v1/sites/${siteId}/runs/${runId}/seo-report` : `/v1/sites/${siteId}/seo-report`,
   );
 

@@ -3,20 +3,21 @@
 import { useRouter } from 'next/navigation';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { failureMessage, requestJson } from '@/components/api/client';
-import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
+import { splitFieldError } from '@/components/api/field-errors';
 import type { Site, SiteResponse } from '@/components/api/types';
+import { type FieldErrors, useFormSubmit } from '@/components/api/use-form-submit';
 import { Button } from '@/components/ui/button';
-import { ErrorSummary, type SummaryError, useSummaryFocus } from '@/components/ui/error-summary';
+import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
 import { SelectField, SubmitWithStatus, TextAreaField, TextField } from '@/components/ui/field';
 import { bareHostInput, withAssumedScheme } from '@/components/ui/form-checks';
-import { formatCadence, parseStringArray } from '@/components/ui/format';
 import { Section } from '@/components/ui/surface';
+import { formatCadence, parseStringArray } from '@/lib/format';
 import { AppCheckboxes, appSwitches } from './app-checkboxes';
 import { CADENCE_CHOICES } from './apps';
+import { withSiteLink, withSiteName } from './duplicate-site';
 
 const FIELDS = ['rootUrl', 'cadenceMinutes', 'a11yCadenceMinutes', 'excludePaths', 'stripParams'] as const;
 type Field = (typeof FIELDS)[number];
-type FieldErrors = FormErrors<Field>;
 
 /** Each field's label, which the error summary names it by; its control's id is `site-<field>`. */
 const LABELS: Record<Field, string> = {
@@ -29,10 +30,10 @@ const LABELS: Record<Field, string> = {
 const fieldId = (field: Field) => `site-${field}`;
 
 /** The summary's lines: each field's error, linked to the field. */
-function summaryErrors(errors: FieldErrors): SummaryError[] {
+function summaryErrors(errors: FieldErrors<Field>): SummaryError[] {
   return FIELDS.flatMap((field) => {
     const text = errors[field];
-    return text ? [{ fieldId: fieldId(field), text: `${LABELS[field]} ${text}` }] : [];
+    return text ? [{ fieldId: fieldId(field), text: `${LABELS[field]} ${withSiteName(text)}` }] : [];
   });
 }
 
@@ -55,7 +56,16 @@ function cadenceOptions(current: number | null) {
  * The site's settings, then `children` (the page's other sections), then the danger zone: deleting
  * stays last, below everything a user scrolls to, and reads the hostname as saved here.
  */
-export function SiteSettingsForm({ site: initial, children }: { site: Site; children?: ReactNode }) {
+export function SiteSettingsForm({
+  site: initial,
+  fieldDataConfigured,
+  children,
+}: {
+  site: Site;
+  /** The server has a CrUX API key: without one the Performance switch says it is inactive. */
+  fieldDataConfigured: boolean;
+  children?: ReactNode;
+}) {
   const router = useRouter();
   const [site, setSite] = useState(initial);
   const [rootUrl, setRootUrl] = useState(initial.root_url);
@@ -64,18 +74,9 @@ export function SiteSettingsForm({ site: initial, children }: { site: Site; chil
   const [apps, setApps] = useState(() => appSwitches((app) => initial[app.flag] === 1));
   const [excludePaths, setExcludePaths] = useState(parseStringArray(initial.exclude_paths).join('\n'));
   const [stripParams, setStripParams] = useState(parseStringArray(initial.strip_params).join('\n'));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const { summary, focusSummary } = useSummaryFocus();
-  const [status, setStatus] = useState('');
-  const [pending, setPending] = useState(false);
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    setErrors({});
-    setStatus('');
-    setPending(true);
-    try {
-      const { site: saved } = await requestJson<SiteResponse>(`/v1/sites/${site.id}`, {
+  const { submit, errors, problem, pending, saved, summary } = useFormSubmit<Field, SiteResponse>({
+    send: () =>
+      requestJson<SiteResponse>(`/v1/sites/${site.id}`, {
         method: 'PATCH',
         body: {
           rootUrl: withAssumedScheme(rootUrl),
@@ -85,24 +86,26 @@ export function SiteSettingsForm({ site: initial, children }: { site: Site; chil
           excludePaths: lines(excludePaths),
           stripParams: lines(stripParams),
         },
-      });
+      }),
+    // The API names the field first whatever the status ("rootUrl: a site with this URL exists").
+    fieldOf: (message) => {
+      const { field, text } = splitFieldError(message, FIELDS);
+      return field ? { field: field as Field, text } : null;
+    },
+    fallback: 'Could not save the settings.',
+    onSaved: ({ site: saved }) => {
       setSite(saved);
       // A bare host was read as https: the field shows the address as saved.
       setRootUrl(saved.root_url);
       setA11yCadence(saved.a11y_cadence_minutes?.toString() ?? '');
-      setStatus('Settings saved.');
       router.refresh();
-    } catch (e) {
-      setErrors(formErrorsOf(e, FIELDS, 'Could not save the settings.'));
-      focusSummary();
-    } finally {
-      setPending(false);
-    }
-  }
+      return 'Settings saved.';
+    },
+  });
 
   return (
     <div className="space-y-8">
-      <form onSubmit={save} className="space-y-8" aria-label="Site settings">
+      <form onSubmit={submit} className="space-y-8" aria-label="Site settings">
         <Section title="General" headingLevel={2}>
           <div className="grid gap-5 sm:grid-cols-2">
             <TextField
@@ -114,7 +117,7 @@ export function SiteSettingsForm({ site: initial, children }: { site: Site; chil
               value={rootUrl}
               onChange={(e) => setRootUrl(e.target.value)}
               hint="Changing the hostname changes which pages are crawled."
-              error={errors.rootUrl}
+              error={errors.rootUrl ? withSiteLink(errors.rootUrl) : null}
               className="sm:col-span-2"
             />
             <SelectField
@@ -157,6 +160,7 @@ export function SiteSettingsForm({ site: initial, children }: { site: Site; chil
               className="grid gap-4 sm:grid-cols-2"
               value={apps}
               onChange={(key, on) => setApps((prev) => ({ ...prev, [key]: on }))}
+              fieldDataConfigured={fieldDataConfigured}
             />
           </fieldset>
         </Section>
@@ -192,9 +196,9 @@ export function SiteSettingsForm({ site: initial, children }: { site: Site; chil
         </Section>
 
         <ErrorSummary ref={summary} title="The settings were not saved" errors={summaryErrors(errors)}>
-          {errors.form}
+          {problem?.message}
         </ErrorSummary>
-        <SubmitWithStatus pending={pending} status={status}>
+        <SubmitWithStatus pending={pending} status={saved}>
           Save settings
         </SubmitWithStatus>
       </form>

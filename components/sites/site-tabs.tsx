@@ -28,5 +28,5 @@ export function SiteTabs({
     { href: `${base}/history`, label: 'History' },
     ...(showSettings ? [{ href: `${base}/settings`, label: 'Settings' }] : []),
   ];
-  return <TabNav label="Site sections" items={tabs} className="mb-6" />;
+  return <TabNav label="Site sections" items={tabs} className="mb-6" compact />;
 }

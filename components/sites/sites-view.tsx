@@ -1,38 +1,52 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useRef } from 'react';
-import { useResource } from '@/components/api/client';
+import { useEffect, useRef, useState } from 'react';
 import type { Quota, Site, SitesResponse } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
 import { Button } from '@/components/ui/button';
-import { formatCadence, formatDateTime, formatNumber } from '@/components/ui/format';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { Badge, EmptyState, LoadError, Loading, Section, Skeleton } from '@/components/ui/surface';
+import { formatCadence, formatDateTime, formatNumber } from '@/lib/format';
 import { APPS, crawlsSite } from './apps';
 import { RegisterSiteForm } from './register-site-form';
 
 type SiteCrawls = SitesResponse['crawls'][number];
 
+const anyRunning = (data: SitesResponse) => data.crawls.some((c) => c.lastCrawl?.state === 'running');
+
 /** While a listed site's crawl runs, the list looks again this often, to show its result when it ends. */
 const RUNNING_POLL_MS = 5_000;
 
-export function SitesView({ canRegister, deleted }: { canRegister: boolean; deleted?: string }) {
-  const sites = useResource<SitesResponse>('/v1/sites');
+export function SitesView({
+  canRegister,
+  notice,
+  fieldDataConfigured,
+}: {
+  canRegister: boolean;
+  /** What the action that led here did (a site deleted, an organization switched to), said where the focus lands. */
+  notice?: string;
+  /** The server has a CrUX API key: without one a site's Performance app is listed as inactive. */
+  fieldDataConfigured: boolean;
+}) {
+  // Read again while a listed crawl runs, hidden or not, to show its result when it ends.
+  const sites = useApi<SitesResponse>('/v1/sites', {
+    refreshInterval: (data) => (data && anyRunning(data) ? RUNNING_POLL_MS : 0),
+    refreshWhenHidden: true,
+  });
   const registerSection = useRef<HTMLDivElement>(null);
-  const deletedNotice = useRef<HTMLParagraphElement>(null);
-  const running = sites.data?.crawls.some((c) => c.lastCrawl?.state === 'running') ?? false;
-  const { reload } = sites;
+  const noticeLine = useRef<HTMLParagraphElement>(null);
+  // The line is the URL's (?deleted=, ?switched=): the next action (registering a site) dismisses
+  // it, so it never stands above that action's own result or error.
+  const [noticeShown, setNoticeShown] = useState(Boolean(notice));
 
+  // Arriving here from deleting a site or switching organization: say so, where focus lands.
   useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => void reload(), RUNNING_POLL_MS);
-    return () => clearInterval(timer);
-  }, [running, reload]);
+    if (notice) noticeLine.current?.focus();
+  }, [notice]);
 
-  // Arriving here from deleting a site: say so, where focus lands.
-  useEffect(() => {
-    if (deleted) deletedNotice.current?.focus();
-  }, [deleted]);
+  // A member sees only the sites shared with them: the list says so, not "Registered sites".
+  const listTitle = canRegister ? 'Registered sites' : 'Sites shared with you';
 
   const focusRegister = () => {
     const input = registerSection.current?.querySelector('input');
@@ -41,36 +55,36 @@ export function SitesView({ canRegister, deleted }: { canRegister: boolean; dele
 
   return (
     <div className="space-y-8">
-      {deleted ? (
+      {notice && noticeShown ? (
         <p
-          ref={deletedNotice}
+          ref={noticeLine}
           role="status"
           tabIndex={-1}
           className="rounded-md border border-green-300 bg-green-50 px-4 py-3 text-sm text-green-900 outline-none focus-visible:outline-2 focus-visible:outline-accent-600"
         >
-          Deleted {deleted}: its runs and reports are gone, and its slot is free.
+          {notice}
         </p>
       ) : null}
       <section aria-labelledby="sites-list-title">
         <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
           <h2 id="sites-list-title" className="text-base font-semibold text-zinc-900">
-            Registered sites
+            {listTitle}
           </h2>
-          {sites.data ? <QuotaMeter quota={sites.data.quota} /> : null}
+          {sites.data ? <QuotaMeter quota={sites.data.quota} organizationWide={!canRegister} /> : null}
         </div>
         {sites.error ? (
-          <LoadError title="Could not load sites" error={sites.error} onRetry={sites.reload} />
+          <LoadError title="Could not load sites" error={sites.error} onRetry={sites.mutate} />
         ) : !sites.data ? (
           <Loading label="Loading sites">
             <Skeleton className="h-32 w-full" />
           </Loading>
         ) : sites.data.sites.length === 0 ? (
           <EmptyState
-            title="No sites yet"
+            title={canRegister ? 'No sites yet' : 'No sites shared with you yet'}
             description={
               canRegister
                 ? 'Register a site to start finding broken links, SEO issues and accessibility problems.'
-                : 'No sites have been shared with you yet. Ask an owner or admin for access.'
+                : `${organizationSites(sites.data.quota.count)} Ask an owner or admin for access to the ones you work on.`
             }
             action={
               canRegister ? (
@@ -81,7 +95,12 @@ export function SitesView({ canRegister, deleted }: { canRegister: boolean; dele
             }
           />
         ) : (
-          <SitesTable sites={sites.data.sites} crawls={sites.data.crawls} />
+          <SitesTable
+            caption={listTitle}
+            sites={sites.data.sites}
+            crawls={sites.data.crawls}
+            fieldDataConfigured={fieldDataConfigured}
+          />
         )}
       </section>
       {canRegister ? (
@@ -91,7 +110,11 @@ export function SitesView({ canRegister, deleted }: { canRegister: boolean; dele
             title="Register a site"
             description="The first crawl starts within a minute when Broken links or Accessibility is on; SEO checks run during those crawls."
           >
-            <RegisterSiteForm onRegistered={() => void sites.reload()} />
+            <RegisterSiteForm
+              onSubmitted={() => setNoticeShown(false)}
+              onRegistered={() => void sites.mutate()}
+              fieldDataConfigured={fieldDataConfigured}
+            />
           </Section>
         </div>
       ) : null}
@@ -99,14 +122,25 @@ export function SitesView({ canRegister, deleted }: { canRegister: boolean; dele
   );
 }
 
-function QuotaMeter({ quota }: { quota: Quota }) {
+/** A member's list holds only the sites shared with them; the organization's count is said apart. */
+function organizationSites(count: number): string {
+  if (count === 0) return 'Your organization has no sites yet.';
+  return `Your organization has ${count} ${count === 1 ? 'site' : 'sites'}; none is shared with you.`;
+}
+
+/**
+ * The organization's site slots. `organizationWide`: said as the organization's, for a member,
+ * whose list shows only the sites shared with them (and may be empty while slots are used).
+ */
+function QuotaMeter({ quota, organizationWide }: { quota: Quota; organizationWide: boolean }) {
   const full = quota.count >= quota.included;
   return (
     <p className="text-sm text-zinc-600">
+      {organizationWide ? 'Your organization uses ' : null}
       <span className="font-medium text-zinc-900 tabular-nums">
         {quota.count} of {quota.included}
       </span>{' '}
-      included sites used
+      {organizationWide ? 'included sites' : 'included sites used'}
       {full ? (
         <span className="ml-2">
           <Badge tone={quota.overageEnabled ? 'info' : 'warning'}>
@@ -118,12 +152,22 @@ function QuotaMeter({ quota }: { quota: Quota }) {
   );
 }
 
-function SitesTable({ sites, crawls }: { sites: Site[]; crawls: SiteCrawls[] }) {
+function SitesTable({
+  caption,
+  sites,
+  crawls,
+  fieldDataConfigured,
+}: {
+  caption: string;
+  sites: Site[];
+  crawls: SiteCrawls[];
+  fieldDataConfigured: boolean;
+}) {
   const bySite = new Map(crawls.map((c) => [c.siteId, c]));
   const crawlsOf = (site: Site) => bySite.get(site.id);
   return (
     <ResponsiveTable
-      caption="Registered sites"
+      caption={caption}
       rows={sites}
       rowKey={(site) => site.id}
       title={{
@@ -210,7 +254,12 @@ function SitesTable({ sites, crawls }: { sites: Site[]; crawls: SiteCrawls[] }) 
             <ul className="flex min-w-32 flex-wrap gap-1" aria-label={`Apps on for ${site.hostname}`}>
               {APPS.filter((app) => site[app.flag] === 1).map((app) => (
                 <li key={app.key}>
-                  <Badge>{app.label}</Badge>
+                  {app.key === 'performanceEnabled' && !fieldDataConfigured ? (
+                    // On, as the spec's default has it, but nothing syncs without a CrUX key.
+                    <Badge tone="warning">{app.label} (inactive: no CrUX key)</Badge>
+                  ) : (
+                    <Badge>{app.label}</Badge>
+                  )}
                 </li>
               ))}
             </ul>

@@ -1,10 +1,10 @@
 import type { UrlDetails } from '@/components/api/types';
 import { ExternalLink } from '@/components/ui/external-link';
-import { formatDateTime, formatNumber } from '@/components/ui/format';
 import { Pager } from '@/components/ui/pager';
 import type { QueryState } from '@/components/ui/query-href';
 import { type Column, ResponsiveTable } from '@/components/ui/responsive-table';
 import { Badge, EmptyState, Stat } from '@/components/ui/surface';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { RedirectHops } from './redirect-hops';
 import { StatusBadge } from './status-badge';
 import { UrlLink } from './url-link';

@@ -1,8 +1,8 @@
 'use client';
 
-import { useEffect } from 'react';
-import { type Resource, useResource } from '@/components/api/client';
+import { useRef, useState } from 'react';
 import type { SiteStatus } from '@/components/api/types';
+import { type ApiRead, useApi } from '@/components/api/use-api';
 
 /** While a crawl or a render pass runs: often enough for the counters to move visibly. */
 export const BUSY_POLL_MS = 2_000;
@@ -12,7 +12,7 @@ export const BUSY_POLL_MS = 2_000;
  */
 export const IDLE_CHECK_MS = 30_000;
 
-export type LiveSiteStatus = Resource<SiteStatus> & {
+export type LiveSiteStatus = Pick<ApiRead<SiteStatus>, 'data' | 'error' | 'mutate'> & {
   /** A crawl of the site is running, however it started. */
   crawling: boolean;
   /** An accessibility render pass of the site is running (chained to a crawl or standalone). */
@@ -39,29 +39,26 @@ export function runsKey(status: SiteStatus): string {
  * hidden page sends nothing while idle.
  */
 export function useSiteStatus(siteId: string): LiveSiteStatus {
-  const status = useResource<SiteStatus>(`/v1/sites/${siteId}/status`);
-  const crawling = status.data !== undefined && status.data.live.state !== 'idle';
-  const rendering = status.data?.a11yLive.state === 'rendering';
-  const busy = crawling || rendering;
-  const loaded = status.data !== undefined;
-  const { reload } = status;
+  // Whether the last answer showed work running: it decides whether a hidden page keeps polling.
+  const [busy, setBusy] = useState(false);
+  const status = useApi<SiteStatus>(`/v1/sites/${siteId}/status`, {
+    refreshInterval: (data) => (data && isBusy(data) ? BUSY_POLL_MS : IDLE_CHECK_MS),
+    refreshWhenHidden: busy,
+  });
+  // A status the cache kept from an earlier visit is not shown: it could say a crawl runs that has
+  // long ended, and the page would announce its end as news. The first answer read here is.
+  const kept = useRef(status.data);
+  const [current, setCurrent] = useState(false);
+  if (!current && status.data !== undefined && (status.data !== kept.current || !status.isValidating)) {
+    setCurrent(true);
+  }
+  const data = current ? status.data : undefined;
+  const crawling = data !== undefined && data.live.state !== 'idle';
+  const rendering = data?.a11yLive.state === 'rendering';
+  if (busy !== (crawling || rendering)) setBusy(crawling || rendering);
 
-  useEffect(() => {
-    if (!loaded) return;
-    if (busy) {
-      const timer = setInterval(() => void reload(), BUSY_POLL_MS);
-      return () => clearInterval(timer);
-    }
-    const check = () => {
-      if (document.visibilityState === 'visible') void reload();
-    };
-    const timer = setInterval(check, IDLE_CHECK_MS);
-    document.addEventListener('visibilitychange', check);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', check);
-    };
-  }, [loaded, busy, reload]);
-
-  return { ...status, crawling, rendering, runsKey: status.data ? runsKey(status.data) : null };
+  const { error, mutate } = status;
+  return { data, error, mutate, crawling, rendering, runsKey: data ? runsKey(data) : null };
 }
+
+const isBusy = (status: SiteStatus) => status.live.state !== 'idle' || status.a11yLive.state === 'rendering';

@@ -56,3 +56,44 @@ export function focusShown(selector: string): void {
   );
   shown?.focus();
 }
+
+/** The first control inside `root` that can take the focus (enabled, shown). */
+function firstControl(root: HTMLElement | null): HTMLElement | undefined {
+  if (!root) return undefined;
+  return [
+    ...root.querySelectorAll<HTMLElement>('input, select, textarea, button, a[href], [tabindex="0"]'),
+  ].find((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
+}
+
+/**
+ * An editor opened in place of the button that opens it ("Add monitor", "Edit", "Set receivers"):
+ * the button is gone while it is open and the editor is gone when it closes, so a focused control
+ * vanishes each way and the focus would drop to the page's body. `openEditor` moves the focus to
+ * the editor's first control; `closeEditor` gives it back to the opener, unless `returnFocus` is
+ * false because the caller puts it on the result (a save's message, see useAnnouncer). Put
+ * `editorRef` on the editor's container and `openerRef` on the opener's.
+ */
+export function useInPlaceEditor<
+  Editor extends HTMLElement = HTMLDivElement,
+  Opener extends HTMLElement = HTMLDivElement,
+>() {
+  const [open, setOpen] = useState(false);
+  const editorRef = useRef<Editor>(null);
+  const openerRef = useRef<Opener>(null);
+  const focusNext = useRef<'editor' | 'opener' | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each opening and closing
+  useEffect(() => {
+    const target = focusNext.current;
+    focusNext.current = null;
+    if (target) firstControl((target === 'editor' ? editorRef : openerRef).current)?.focus();
+  }, [open]);
+  const openEditor = useCallback(() => {
+    focusNext.current = 'editor';
+    setOpen(true);
+  }, []);
+  const closeEditor = useCallback((options?: { returnFocus?: boolean }) => {
+    focusNext.current = (options?.returnFocus ?? true) ? 'opener' : null;
+    setOpen(false);
+  }, []);
+  return { open, openEditor, closeEditor, editorRef, openerRef };
+}

@@ -16,7 +16,7 @@ export function ConfirmButton({
 }: {
   label: ReactNode;
   confirmLabel: ReactNode;
-  onConfirm: () => Promise<void>;
+  onConfirm: () => Promise<unknown>;
 }) {
   const [confirming, setConfirming] = useState(false);
   const [pending, setPending] = useState(false);

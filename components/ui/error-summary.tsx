@@ -4,6 +4,7 @@ import {
   type MouseEvent,
   type ReactNode,
   type Ref,
+  type RefObject,
   useCallback,
   useEffect,
   useId,
@@ -15,17 +16,38 @@ import {
 export type SummaryError = { fieldId: string; text: string };
 
 /**
- * The summary's ref and what a failed submit calls so that the summary takes focus: a new attempt
- * each time, so it is read out again even when the errors are the same as the last time.
+ * What a failed submit calls so that `focus` runs once the errors are rendered: a new attempt each
+ * time, so the message is read out again even when the errors are the same as the last time.
  */
-export function useSummaryFocus() {
-  const summary = useRef<HTMLDivElement>(null);
+function useFocusAfterFailure(focus: (root: HTMLElement | null) => void) {
+  const root = useRef<HTMLElement>(null);
   const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each attempt only
   useEffect(() => {
-    if (attempt > 0) summary.current?.focus();
+    if (attempt > 0) focus(root.current);
   }, [attempt]);
-  const focusSummary = useCallback(() => setAttempt((n) => n + 1), []);
-  return { summary, focusSummary };
+  const after = useCallback(() => setAttempt((n) => n + 1), []);
+  return { root, after };
+}
+
+/** The summary's ref and what a failed submit calls so that the summary takes focus. */
+export function useSummaryFocus() {
+  const { root, after } = useFocusAfterFailure((summary) => summary?.focus());
+  return { summary: root as RefObject<HTMLDivElement | null>, focusSummary: after };
+}
+
+/**
+ * For a short form with no summary (one or two fields, errors under them): after a failed submit
+ * the focus goes to the first field in error, whose message is read with it (aria-describedby).
+ * Without it the focus stayed on the submit button and the message under the field was never
+ * announced. A problem that is no field's is the form's `FormError`, announced as an alert.
+ * Put `form` on the form element and call `focusError` after setting the errors.
+ */
+export function useFieldErrorFocus() {
+  const { root, after } = useFocusAfterFailure((form) =>
+    form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
+  );
+  return { form: root as RefObject<HTMLFormElement | null>, focusError: after };
 }
 
 /**

@@ -10,10 +10,11 @@ function describedBy(...ids: Array<string | false | undefined>): string | undefi
   return joined || undefined;
 }
 
-type FieldChrome = { label: ReactNode; hint?: ReactNode; error?: string | null; className?: string };
+/** `error` is text, or text with a link in it (a duplicate site's error links to that site). */
+type FieldChrome = { label: ReactNode; hint?: ReactNode; error?: ReactNode; className?: string };
 
 /** The control's id (given or generated) and the ids of the hint and error that describe it. */
-function useFieldIds(id: string | undefined, hint: ReactNode, error?: string | null) {
+function useFieldIds(id: string | undefined, hint: ReactNode, error?: ReactNode) {
   const auto = useId();
   const controlId = id ?? auto;
   return {

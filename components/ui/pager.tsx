@@ -1,6 +1,6 @@
 import Link from 'next/link';
+import { formatNumber } from '@/lib/format';
 import { buttonClass } from './button';
-import { formatNumber } from './format';
 import { type QueryState, withQuery } from './query-href';
 
 /** Earlier pages a "Previous" link can go back to (the URL carries their cursors). */

@@ -202,7 +202,8 @@ export function LoadError({
 }: {
   title: ReactNode;
   error: { message: string };
-  onRetry?: () => Promise<void>;
+  /** Reads again (a read's `mutate`). */
+  onRetry?: () => unknown;
 }) {
   return (
     <Alert tone="danger" title={title}>

@@ -2,8 +2,9 @@
 
 import { useId } from 'react';
 import { Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatDateTime, formatDayAndTime, formatMonthDay } from './format';
+import { formatDateTime } from '@/lib/format';
 import { chartAxis, chartLine, LineChartFrame } from './line-chart-frame';
+import { timeAxis } from './time-axis';
 
 export interface TrendLinePoint {
   /** Unique per point (a run id). */
@@ -17,7 +18,7 @@ export interface TrendLinePoint {
 /**
  * One measure over time as a line chart (recharts). The drawing is a named image whose text
  * alternative is `summary`, shown as its caption, so nothing is only in the picture; the figures
- * themselves belong in a table beside it. Several points on one day show the time on the axis.
+ * themselves belong in a table beside it. The x axis is time-scaled (`timeAxis`).
  */
 export function TrendLine({
   title,
@@ -56,20 +57,29 @@ export function TrendLine({
   references?: Array<{ value: number; label: string; color: string }>;
 }) {
   const summaryId = useId();
-  const days = points.map((p) => formatMonthDay(p.at));
-  const sameDay = new Set(days).size < days.length;
-  const data = points.map((p, i) => ({ ...p, label: sameDay ? formatDayAndTime(p.at) : days[i] }));
+  const axis = timeAxis(points.map((p) => p.at));
   return (
     <figure className="min-w-0 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs">
       {showTitle ? <p className="mb-2 text-sm font-semibold text-zinc-900">{title}</p> : null}
       <LineChartFrame
-        data={data}
+        data={points}
         labelledBy={summaryId}
         // Room on the right for the reference lines' labels, beside the plot rather than over the data.
         margin={{ top: 8, right: references.length > 0 ? 100 : 12, bottom: 0, left: -12 }}
         heightClass={heightClass}
       >
-        <XAxis dataKey="label" {...chartAxis} minTickGap={16} />
+        {/* Time-scaled: points sit as far apart as the time between them, so gaps show as gaps. */}
+        <XAxis
+          dataKey="at"
+          type="number"
+          scale="time"
+          domain={axis.domain}
+          ticks={axis.ticks}
+          tickFormatter={axis.format}
+          padding={{ left: 12, right: 12 }}
+          {...chartAxis}
+          minTickGap={16}
+        />
         <YAxis
           domain={domain ?? [0, 'auto']}
           // Plain counts tick on whole numbers; a formatted measure (a CLS of 0.1) may need decimals.

@@ -1,6 +1,7 @@
 import type { UptimeIncident } from '@/components/api/types';
-import { formatDateTime, formatDuration } from '@/components/ui/format';
-import { CAUSE_WORDS, failureWords, formatMs, parseIncidentRegions, REGION_NAMES } from './words';
+import { formatDateTime, formatDuration } from '@/lib/format';
+import { usePlaces } from './places';
+import { CAUSE_WORDS, failureWords, formatMs, parseIncidentRegions } from './words';
 
 /** Why probing stopped, for an incident that ended with it. */
 const STOPPED_WORDS = {
@@ -14,12 +15,23 @@ const STOPPED_WORDS = {
  * that it is ongoing), how long it lasted, the majority cause, and what every region saw in the
  * round that confirmed it.
  */
-export function IncidentList({ incidents }: { incidents: UptimeIncident[] }) {
+export function IncidentList({
+  incidents,
+  at = Date.now(),
+  answeringSince = null,
+}: {
+  incidents: UptimeIncident[];
+  /** The instant the list was read at: an ongoing incident's length runs to it. */
+  at?: number;
+  /** While the open incident's recovery is being confirmed: when the target answered again. */
+  answeringSince?: number | null;
+}) {
+  const places = usePlaces();
   if (incidents.length === 0) {
     return (
       <p className="text-sm text-zinc-600">
-        No incidents. An incident opens when two or more regions find the URL down in the same round, and
-        closes after two healthy rounds in a row.
+        No incidents. An incident opens when two or more {places.unit}s find the URL down in the same round,
+        and closes after two healthy rounds in a row.
       </p>
     );
   }
@@ -29,7 +41,7 @@ export function IncidentList({ incidents }: { incidents: UptimeIncident[] }) {
       {newestFirst.map((incident) => {
         const regions = parseIncidentRegions(incident.regions);
         const ongoing = incident.recovered_at === null;
-        const end = incident.recovered_at ?? Date.now();
+        const end = incident.recovered_at ?? at;
         return (
           <li
             key={incident.id}
@@ -40,7 +52,8 @@ export function IncidentList({ incidents }: { incidents: UptimeIncident[] }) {
               className={`absolute top-4 -left-[1.45rem] size-3 rounded-full ring-2 ring-white ${ongoing ? 'bg-red-700' : 'bg-zinc-500'}`}
             />
             <p className="text-sm font-semibold text-zinc-900">
-              {ongoing ? 'Ongoing: ' : ''}down {formatDateTime(incident.down_at)}
+              {ongoing ? (answeringSince !== null ? 'Recovering: ' : 'Ongoing: ') : ''}down{' '}
+              {formatDateTime(incident.down_at)}
               {ongoing ? '' : ` to ${formatDateTime(incident.recovered_at)}`} (
               {formatDuration(end - incident.down_at)})
             </p>
@@ -59,7 +72,7 @@ export function IncidentList({ incidents }: { incidents: UptimeIncident[] }) {
               >
                 {regions.map((r) => (
                   <li key={r.region}>
-                    <span className="font-medium">{REGION_NAMES[r.region]}:</span>{' '}
+                    <span className="font-medium">{places.names[r.region]}:</span>{' '}
                     {r.ok
                       ? `answered${r.status === null ? '' : ` HTTP ${r.status}`} in ${formatMs(r.totalMs)}`
                       : `failed: ${failureWords({ cause: r.cause, statusCode: r.status })}`}

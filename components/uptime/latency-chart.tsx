@@ -5,13 +5,14 @@ import { Line, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HourlyBucket } from '@/components/api/types';
 import { ChartLegend } from '@/components/ui/chart-legend';
 import { Choice } from '@/components/ui/choice';
-import { formatDayAndTime, formatMonthDay, formatNumber } from '@/components/ui/format';
 import { chartAxis, chartLine, LineChartFrame } from '@/components/ui/line-chart-frame';
 import { Table, Td, Th } from '@/components/ui/table';
 import { TableDisclosure } from '@/components/ui/table-disclosure';
+import { formatDayAndTime, formatMonthDay, formatNumber } from '@/lib/format';
 import { REGIONS, type Region } from '@/lib/uptime/types';
 import { HOUR_MS, latencySeries, peakOf } from './hours';
-import { formatMs, REGION_NAMES } from './words';
+import { usePlaces } from './places';
+import { formatMs } from './words';
 
 export const RANGES = [
   { hours: 24, label: '24 hours' },
@@ -53,6 +54,8 @@ export function LatencyChart({
   buckets: HourlyBucket[] | undefined;
 }) {
   const [percentile, setPercentile] = useState<'p50Ms' | 'p95Ms'>('p95Ms');
+  const places = usePlaces();
+  const regionNames = places.names;
   const [tableOpen, setTableOpen] = useState(false);
   const captionId = useId();
   const name = useId();
@@ -64,7 +67,7 @@ export function LatencyChart({
   const summary =
     points.length === 0
       ? ''
-      : `${pLabel} latency per region by hour over the last ${rangeLabel}. Highest: ${formatMs(peak?.ms)} in ${peak ? REGION_NAMES[peak.region] : '—'} at ${peak ? hourLabel(peak.at) : '—'}. Latest hour (${latest ? hourLabel(latest.bucketStart) : '—'}): ${REGIONS.map((r) => `${REGION_NAMES[r]} ${formatMs(latest?.[r])}`).join(', ')}.`;
+      : `${pLabel} latency per ${places.unit} by hour over the last ${rangeLabel}. Highest: ${formatMs(peak?.ms)} in ${peak ? regionNames[peak.region] : '—'} at ${peak ? hourLabel(peak.at) : '—'}. Latest hour (${latest ? hourLabel(latest.bucketStart) : '—'}): ${REGIONS.map((r) => `${regionNames[r]} ${formatMs(latest?.[r])}`).join(', ')}.`;
   // The whole range, ending with the last closed hour: a monitor younger than the range shows
   // where its data starts instead of stretching a few hours across the chart.
   const lastHour = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - HOUR_MS;
@@ -128,7 +131,7 @@ export function LatencyChart({
             />
             <YAxis tickFormatter={(ms: number) => formatMs(ms)} {...chartAxis} width={72} />
             <Tooltip
-              formatter={(value, key) => [formatMs(Number(value)), REGION_NAMES[key as Region] ?? key]}
+              formatter={(value, key) => [formatMs(Number(value)), regionNames[key as Region] ?? key]}
               labelFormatter={(ms) => hourLabel(Number(ms))}
             />
             {REGIONS.map((r) => (
@@ -144,7 +147,7 @@ export function LatencyChart({
               />
             ))}
           </LineChartFrame>
-          <ChartLegend items={REGIONS.map((r) => ({ key: r, label: REGION_NAMES[r], ...LINE[r] }))} />
+          <ChartLegend items={REGIONS.map((r) => ({ key: r, label: regionNames[r], ...LINE[r] }))} />
           <figcaption id={captionId} className="text-sm text-zinc-600">
             {summary}
           </figcaption>
@@ -161,6 +164,7 @@ export function LatencyChart({
 
 /** Every closed hour of the range, newest first: p50 / p95 per region and the checks that failed. */
 function LatencyTable({ buckets, rangeLabel }: { buckets: HourlyBucket[]; rangeLabel: string }) {
+  const regionNames = usePlaces().names;
   const rows = useMemo(() => {
     const byHour = new Map<
       number,
@@ -182,7 +186,7 @@ function LatencyTable({ buckets, rangeLabel }: { buckets: HourlyBucket[]; rangeL
           <Th>Hour (UTC)</Th>
           {REGIONS.map((r) => (
             <Th key={r} className="text-right">
-              {REGION_NAMES[r]} p50 / p95
+              {regionNames[r]} p50 / p95
             </Th>
           ))}
           <Th className="text-right">Failed checks</Th>

@@ -1,25 +1,31 @@
 'use client';
 
 import Link from 'next/link';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { ApiClientError, failureMessage, requestJson } from '@/components/api/client';
+import { type ReactNode, useId, useState } from 'react';
+import { requestJson } from '@/components/api/client';
 import type { MonitorResponse, UptimeMonitor } from '@/components/api/types';
+import { type FormProblem, onInvalid, useFormSubmit } from '@/components/api/use-form-submit';
 import { Button } from '@/components/ui/button';
-import { ErrorSummary, type SummaryError, useSummaryFocus } from '@/components/ui/error-summary';
+import { Choice } from '@/components/ui/choice';
+import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
 import { SelectField, TextAreaField, TextField } from '@/components/ui/field';
 import { WEBHOOK_KINDS } from '@/lib/notify/webhook';
 import {
   CADENCES_SECONDS,
   MAX_ALERT_EMAILS,
   MAX_ALERT_WEBHOOKS,
+  MAX_EXPECTED_STATUSES,
+  MAX_GRACE_SECONDS,
+  MAX_KEYWORD_LENGTH,
   MAX_MONITOR_NAME_LENGTH,
+  MAX_PERIOD_SECONDS,
   MAX_TIMEOUT_SECONDS,
+  MIN_PERIOD_SECONDS,
   MIN_TIMEOUT_SECONDS,
 } from '@/lib/uptime/limits';
 import {
   bodyOf,
   checkDraft,
-  type DraftErrors,
   type DraftField,
   draftOf,
   fieldLabel,
@@ -29,13 +35,14 @@ import {
 import { cadenceLabel, WEBHOOK_KIND_LABELS } from './words';
 
 /** Where the form-level failure came from, for the plain-words explanation under the summary's title. */
-type FormProblem = { kind: 'allowance' | 'app-off' | 'other'; message: string };
+type ProblemKind = 'allowance' | 'app-off' | 'other';
 
 /**
  * Create or edit a monitor with the spec's limits: checked here first (errors under each field and
  * in a summary that takes focus), then by the API, whose "field: message" answers land under the
  * same fields. Past the monitor allowance (403) and with the app off (409) the summary says what
- * that means and where to change it.
+ * that means and where to change it. The kind is chosen at creation: a URL probed (with optional
+ * status and keyword expectations) or a heartbeat a job pings (period and grace).
  */
 export function MonitorForm({
   siteId,
@@ -51,58 +58,31 @@ export function MonitorForm({
 }) {
   const editing = monitor !== undefined;
   const [draft, setDraft] = useState<MonitorDraft>(() => draftOf(monitor));
-  const [errors, setErrors] = useState<DraftErrors>({});
-  const [problem, setProblem] = useState<FormProblem | null>(null);
-  const [pending, setPending] = useState(false);
-  const { summary, focusSummary } = useSummaryFocus();
+  const { submit, errors, setErrors, problem, pending, summary } = useFormSubmit<DraftField, MonitorResponse>(
+    {
+      check: () => checkDraft(draft),
+      send: () =>
+        requestJson<MonitorResponse>(
+          editing
+            ? `/v1/sites/${siteId}/uptime/monitors/${monitor.id}`
+            : `/v1/sites/${siteId}/uptime/monitors`,
+          { method: editing ? 'PATCH' : 'POST', body: bodyOf(draft, !editing) },
+        ),
+      fieldOf: onInvalid(fieldOfApiError),
+      fallback: `Could not ${editing ? 'save' : 'create'} the monitor.`,
+      onSaved: ({ monitor: saved }) => {
+        if (!editing) setDraft(draftOf());
+        onSaved(saved);
+        return undefined;
+      },
+    },
+  );
   const prefix = useId();
+  const heartbeat = draft.kind === 'heartbeat';
   const idOf = (field: DraftField) => `${prefix}-${field.replace('.', '-')}`;
 
   const set = <K extends keyof MonitorDraft>(key: K, value: MonitorDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setProblem(null);
-    const found = checkDraft(draft);
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      focusSummary();
-      return;
-    }
-    setPending(true);
-    try {
-      const path = editing
-        ? `/v1/sites/${siteId}/uptime/monitors/${monitor.id}`
-        : `/v1/sites/${siteId}/uptime/monitors`;
-      const { monitor: saved } = await requestJson<MonitorResponse>(path, {
-        method: editing ? 'PATCH' : 'POST',
-        body: bodyOf(draft),
-      });
-      setPending(false);
-      if (!editing) setDraft(draftOf());
-      onSaved(saved);
-    } catch (e) {
-      setPending(false);
-      const message = failureMessage(e, `Could not ${editing ? 'save' : 'create'} the monitor.`);
-      const status = e instanceof ApiClientError ? e.status : 0;
-      const { field, text } = status === 422 ? fieldOfApiError(message) : { field: null, text: message };
-      if (field) {
-        setErrors({ [field]: text });
-      } else {
-        setProblem({
-          kind:
-            status === 403 && !editing && /monitor/i.test(message)
-              ? 'allowance'
-              : status === 409
-                ? 'app-off'
-                : 'other',
-          message,
-        });
-      }
-      focusSummary();
-    }
-  }
 
   const fieldError = (field: DraftField) => (errors[field] ? `${fieldLabel(field)} ${errors[field]}` : null);
   const listed: SummaryError[] = (Object.keys(errors) as DraftField[]).map((field) => ({
@@ -126,66 +106,168 @@ export function MonitorForm({
     >
       <ErrorSummary
         ref={summary}
-        title={problem ? problemTitle(problem, editing) : 'There is a problem'}
+        title={problem ? problemTitle(kindOf(problem, editing), editing) : 'There is a problem'}
         errors={listed}
       >
-        {problem ? <ProblemText problem={problem} siteId={siteId} /> : null}
+        {problem ? (
+          <ProblemText kind={kindOf(problem, editing)} message={problem.message} siteId={siteId} />
+        ) : null}
       </ErrorSummary>
 
-      <div className="grid gap-5 sm:grid-cols-2">
-        <TextField
-          id={idOf('url')}
-          label="URL"
-          name="url"
-          type="url"
-          inputMode="url"
-          autoComplete="url"
-          placeholder="https://www.example.com/health"
-          required
-          value={draft.url}
-          onChange={(e) => set('url', e.target.value)}
-          hint="The address probed from four regions. Its host may differ from the site's."
-          error={fieldError('url')}
-          className="sm:col-span-2"
+      {editing ? null : (
+        <Choice
+          legend="What it watches"
+          name={`${prefix}-kind`}
+          value={draft.kind}
+          options={[
+            { value: 'http', label: 'A URL (probed)' },
+            { value: 'heartbeat', label: 'A job that pings (heartbeat)' },
+          ]}
+          onChange={(kind) => {
+            set('kind', kind as MonitorDraft['kind']);
+            setErrors({});
+          }}
         />
+      )}
+
+      <div className="grid gap-5 sm:grid-cols-2">
+        {heartbeat ? null : (
+          <TextField
+            id={idOf('url')}
+            label="URL"
+            name="url"
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            placeholder="https://www.example.com/health"
+            required
+            value={draft.url}
+            onChange={(e) => set('url', e.target.value)}
+            hint="The address probed from four regions. Its host may differ from the site's."
+            error={fieldError('url')}
+            className="sm:col-span-2"
+          />
+        )}
         <TextField
           id={idOf('name')}
-          label="Name (optional)"
+          label={heartbeat ? 'Name' : 'Name (optional)'}
           name="name"
           value={draft.name}
           onChange={(e) => set('name', e.target.value)}
-          hint={`Up to ${MAX_MONITOR_NAME_LENGTH} characters; without one the URL is shown.`}
+          hint={
+            heartbeat
+              ? `Up to ${MAX_MONITOR_NAME_LENGTH} characters: the job, as alerts should name it ("Nightly backup").`
+              : `Up to ${MAX_MONITOR_NAME_LENGTH} characters; without one the URL is shown.`
+          }
           error={fieldError('name')}
           className="sm:col-span-2"
         />
-        <SelectField
-          id={idOf('cadenceSeconds')}
-          label="Check interval"
-          name="cadenceSeconds"
-          value={draft.cadenceSeconds}
-          onChange={(e) => set('cadenceSeconds', e.target.value)}
-          error={fieldError('cadenceSeconds')}
-        >
-          {CADENCES_SECONDS.map((s) => (
-            <option key={s} value={s}>
-              {cadenceLabel(s)}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
-          id={idOf('timeoutSeconds')}
-          label="Timeout (seconds)"
-          name="timeoutSeconds"
-          type="number"
-          inputMode="numeric"
-          min={MIN_TIMEOUT_SECONDS}
-          max={MAX_TIMEOUT_SECONDS}
-          step={1}
-          value={draft.timeoutSeconds}
-          onChange={(e) => set('timeoutSeconds', e.target.value)}
-          hint={`${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS}; a slower answer counts as a failure.`}
-          error={fieldError('timeoutSeconds')}
-        />
+        {heartbeat ? (
+          <>
+            <TextField
+              id={idOf('periodMinutes')}
+              label="Period (minutes)"
+              name="periodMinutes"
+              type="number"
+              inputMode="numeric"
+              min={MIN_PERIOD_SECONDS / 60}
+              max={MAX_PERIOD_SECONDS / 60}
+              step={1}
+              value={draft.periodMinutes}
+              onChange={(e) => set('periodMinutes', e.target.value)}
+              hint="The most time between two runs of the job: 60 for an hourly job, 1440 for a daily one."
+              error={fieldError('periodMinutes')}
+            />
+            <TextField
+              id={idOf('graceMinutes')}
+              label="Grace (minutes)"
+              name="graceMinutes"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={MAX_GRACE_SECONDS / 60}
+              step={1}
+              value={draft.graceMinutes}
+              onChange={(e) => set('graceMinutes', e.target.value)}
+              hint="How late a ping may be before the incident opens: a job's run time, a slow start."
+              error={fieldError('graceMinutes')}
+            />
+          </>
+        ) : (
+          <>
+            <SelectField
+              id={idOf('cadenceSeconds')}
+              label="Check interval"
+              name="cadenceSeconds"
+              value={draft.cadenceSeconds}
+              onChange={(e) => set('cadenceSeconds', e.target.value)}
+              error={fieldError('cadenceSeconds')}
+            >
+              {CADENCES_SECONDS.map((s) => (
+                <option key={s} value={s}>
+                  {cadenceLabel(s)}
+                </option>
+              ))}
+            </SelectField>
+            <TextField
+              id={idOf('timeoutSeconds')}
+              label="Timeout (seconds)"
+              name="timeoutSeconds"
+              type="number"
+              inputMode="numeric"
+              min={MIN_TIMEOUT_SECONDS}
+              max={MAX_TIMEOUT_SECONDS}
+              step={1}
+              value={draft.timeoutSeconds}
+              onChange={(e) => set('timeoutSeconds', e.target.value)}
+              hint={`${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS}; a slower answer counts as a failure.`}
+              error={fieldError('timeoutSeconds')}
+            />
+            <fieldset className="space-y-4 sm:col-span-2">
+              <legend className="text-sm font-medium text-zinc-800">Expectations (optional)</legend>
+              <div className="grid gap-5 sm:grid-cols-2">
+                <TextField
+                  id={idOf('expectedStatuses')}
+                  label="Expected status codes"
+                  name="expectedStatuses"
+                  placeholder="200-299, 401"
+                  value={draft.expectedStatuses}
+                  onChange={(e) => set('expectedStatuses', e.target.value)}
+                  hint={`Codes or ranges, separated by commas (at most ${MAX_EXPECTED_STATUSES}); empty: any 2xx or 3xx is up.`}
+                  error={fieldError('expectedStatuses')}
+                  className="sm:col-span-2"
+                />
+                <TextField
+                  id={idOf('keyword')}
+                  label="Keyword"
+                  name="keyword"
+                  value={draft.keyword}
+                  onChange={(e) => set('keyword', e.target.value)}
+                  hint={`Text looked for in the first 1 MiB of the page, case-sensitive (up to ${MAX_KEYWORD_LENGTH} characters).`}
+                  error={fieldError('keyword')}
+                />
+                <SelectField
+                  label="The keyword must"
+                  name="keywordAbsent"
+                  value={draft.keywordAbsent ? 'absent' : 'present'}
+                  onChange={(e) => set('keywordAbsent', e.target.value === 'absent')}
+                  hint="Not appear: an error banner, a maintenance notice."
+                >
+                  <option value="present">appear</option>
+                  <option value="absent">not appear</option>
+                </SelectField>
+              </div>
+            </fieldset>
+          </>
+        )}
+        <p className="text-sm text-zinc-700 sm:col-span-2">
+          Who hears about an outage: the site&apos;s uptime receivers, set in{' '}
+          <Link href="/notifications" className="font-medium text-accent-700 underline">
+            Notifications
+          </Link>{' '}
+          (or under the site&apos;s Settings), and the extra receivers below. The monitor page warns when that
+          is nobody.
+        </p>
         <TextAreaField
           id={idOf('alertEmails')}
           label="Extra alert emails (optional)"
@@ -287,8 +369,14 @@ export function MonitorForm({
   );
 }
 
-function problemTitle(problem: FormProblem, editing: boolean): string {
-  switch (problem.kind) {
+/** Past the monitor allowance (403 on create) or with the app off (409): the summary explains it. */
+function kindOf({ status, message }: FormProblem, editing: boolean): ProblemKind {
+  if (status === 403 && !editing && /monitor/i.test(message)) return 'allowance';
+  return status === 409 ? 'app-off' : 'other';
+}
+
+function problemTitle(kind: ProblemKind, editing: boolean): string {
+  switch (kind) {
     case 'allowance':
       return 'No included uptime monitor is left';
     case 'app-off':
@@ -298,11 +386,19 @@ function problemTitle(problem: FormProblem, editing: boolean): string {
   }
 }
 
-function ProblemText({ problem, siteId }: { problem: FormProblem; siteId: string }): ReactNode {
-  switch (problem.kind) {
+function ProblemText({
+  kind,
+  message,
+  siteId,
+}: {
+  kind: ProblemKind;
+  message: string;
+  siteId: string;
+}): ReactNode {
+  switch (kind) {
     case 'allowance': {
       // "... used up: 4 of 4 (...)": the counts, when the API gives them.
-      const counts = /(\d+) of (\d+)/.exec(problem.message);
+      const counts = /(\d+) of (\d+)/.exec(message);
       return (
         <p>
           Your organization&apos;s included uptime monitors are all in use
@@ -327,6 +423,6 @@ function ProblemText({ problem, siteId }: { problem: FormProblem; siteId: string
         </p>
       );
     default:
-      return <p>{problem.message}</p>;
+      return <p>{message}</p>;
   }
 }

@@ -2,27 +2,34 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { HourlyBucket, MonitorLive, UptimeIncident, UptimeMonitor } from '@/components/api/types';
+import { useServerRefresh } from '@/components/api/use-api';
 import { AppOffState } from '@/components/sites/app-off-state';
+import { useInPlaceEditor } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
-import { formatDateTime } from '@/components/ui/format';
 import { EmptyState, Section } from '@/components/ui/surface';
+import { formatDateTime } from '@/lib/format';
 import { HealthBar, HealthLegend } from './health-bar';
 import { currentHourState, hourSlots } from './hours';
 import { MonitorForm } from './monitor-form';
 import { MonitorStatusBadge } from './monitor-status';
-import { usePolling } from './use-polling';
-import { cadenceLabel, currentLatency, formatMs, monitorLabel } from './words';
+import { PingUrlPanel } from './ping-url';
+import { usePlaces } from './places';
+import { cadenceLabel, currentLatency, formatMs, heartbeatLabel, monitorLabel } from './words';
 
 /** The list refreshes (the page's server read) this often while the tab is visible. */
 const LIST_POLL_MS = 30_000;
 
 /**
  * One monitor as the page reads it on the server (lib/uptime/overview.ts): the live endpoint's
- * answer plus the metrics endpoint's last 24 closed hours and incidents.
+ * answer (less `alerting`: who an outage reaches is read on the monitor's own page) plus the
+ * metrics endpoint's last 24 closed hours and incidents.
  */
-export type MonitorOverview = MonitorLive & { hours: HourlyBucket[]; events: UptimeIncident[] };
+export type MonitorOverview = Omit<MonitorLive, 'alerting'> & {
+  hours: HourlyBucket[];
+  events: UptimeIncident[];
+};
 
 /**
  * The Uptime tab: the site's monitors, each with its status (a degraded one names the failing
@@ -49,50 +56,63 @@ export function MonitorList({
   deleted?: string;
 }) {
   const router = useRouter();
-  const reload = useCallback(async () => router.refresh(), [router]);
-  usePolling(reload, LIST_POLL_MS);
-  const [creating, setCreating] = useState(false);
+  const places = usePlaces();
+  useServerRefresh(`uptime-monitors:${siteId}`, LIST_POLL_MS);
+  const editor = useInPlaceEditor();
+  const creating = editor.open;
   const [created, setCreated] = useState<UptimeMonitor | null>(null);
+  // The deletion's line is the URL's (?deleted=): dismissed, like the creation's, by the next action.
+  const [deletedShown, setDeletedShown] = useState(Boolean(deleted));
   const result = useRef<HTMLDivElement>(null);
-  const addButton = useRef<HTMLSpanElement>(null);
 
   // Focus goes to what happened: the new monitor's confirmation, or the deletion's.
   useEffect(() => {
     if (created || deleted) result.current?.focus();
   }, [created, deleted]);
 
+  /** "Add monitor": the last result's line goes (it would stand above the new form's errors). */
+  const startCreating = () => {
+    setCreated(null);
+    setDeletedShown(false);
+    editor.openEditor();
+  };
+
   const canCreate = canManage && appOn;
   const form = (
     <MonitorForm
       siteId={siteId}
       onSaved={(monitor) => {
-        setCreating(false);
+        editor.closeEditor({ returnFocus: false });
         setCreated(monitor);
         router.refresh();
       }}
-      onCancel={
-        monitors.length > 0
-          ? () => {
-              setCreating(false);
-              requestAnimationFrame(() => addButton.current?.querySelector('button')?.focus());
-            }
-          : undefined
-      }
+      onCancel={monitors.length > 0 ? () => editor.closeEditor() : undefined}
     />
   );
 
   return (
     <div className="space-y-6">
       <div ref={result} tabIndex={-1} role="status" className="focus-visible:outline-none">
-        {created ? (
+        {created?.kind === 'heartbeat' ? (
+          <div className="space-y-4 rounded-md border border-green-300 bg-green-50 px-4 py-3 text-sm text-green-900">
+            <p>
+              Heartbeat monitor created: <strong>{monitorLabel(created)}</strong>. It is up from its first
+              ping.{' '}
+              <Link href={`/sites/${siteId}/uptime/${created.id}`} className="font-medium underline">
+                Open its page
+              </Link>
+            </p>
+            <PingUrlPanel siteId={siteId} monitor={created} fresh={created.ping_url} canManage={false} />
+          </div>
+        ) : created ? (
           <p className="rounded-md border border-green-300 bg-green-50 px-4 py-3 text-sm text-green-900">
-            Monitor created: <strong>{monitorLabel(created)}</strong>. The first checks from all four regions
-            are under way.{' '}
+            Monitor created: <strong>{monitorLabel(created)}</strong>. The first checks{' '}
+            {places.probedFrom === 'regions' ? 'from all four regions' : 'from this server'} are under way.{' '}
             <Link href={`/sites/${siteId}/uptime/${created.id}`} className="font-medium underline">
               Open its page
             </Link>
           </p>
-        ) : deleted ? (
+        ) : deleted && deletedShown ? (
           <p className="rounded-md border border-green-300 bg-green-50 px-4 py-3 text-sm text-green-900">
             Monitor <strong>{deleted}</strong> deleted, with its history.
           </p>
@@ -103,7 +123,7 @@ export function MonitorList({
         <AppOffState
           siteId={siteId}
           title="The Uptime app is off for this site"
-          description="While it is off no monitor is probed; monitors and their history are kept and resume when it is turned back on. With it on, each monitor's URL is probed from North America, Europe, Asia and Oceania, and an outage two regions confirm opens an incident and alerts you."
+          description={`While it is off no monitor is probed; monitors and their history are kept and resume when it is turned back on. With it on, each monitor's URL is probed ${places.where}, and an outage two ${places.unit}s confirm opens an incident and alerts the site's uptime receivers (chosen in Notifications).`}
           canManage={canManage}
         />
       )}
@@ -114,14 +134,14 @@ export function MonitorList({
             <Section
               id="new-monitor"
               title="Add your first monitor"
-              description="A monitor probes one URL from four regions on its interval. An outage confirmed by two or more regions opens an incident and alerts you; one failing region shows as degraded, named, without waking anyone."
+              description={`A monitor probes one URL ${places.where} on its interval. An outage confirmed by two or more ${places.unit}s opens an incident and alerts the site's uptime receivers (chosen in Notifications) and the monitor's own; one failing ${places.unit} shows as degraded, named, without waking anyone.`}
             >
               {form}
             </Section>
           ) : (
             <EmptyState
               title="No monitors yet"
-              description="An owner or admin can add a monitor: it probes a URL from four regions and alerts on outages."
+              description={`An owner or admin can add a monitor: it probes a URL ${places.where} and alerts on outages.`}
             />
           )
         ) : null
@@ -130,17 +150,19 @@ export function MonitorList({
           <div className="flex flex-wrap items-center justify-between gap-3">
             <HealthLegend />
             {canCreate && !creating ? (
-              <span ref={addButton}>
-                <Button variant="primary" onClick={() => setCreating(true)}>
+              <div ref={editor.openerRef}>
+                <Button variant="primary" onClick={startCreating}>
                   Add monitor
                 </Button>
-              </span>
+              </div>
             ) : null}
           </div>
           {creating ? (
-            <Section id="new-monitor" title="New monitor" headingLevel={3}>
-              {form}
-            </Section>
+            <div ref={editor.editorRef}>
+              <Section id="new-monitor" title="New monitor" headingLevel={3}>
+                {form}
+              </Section>
+            </div>
           ) : null}
           <ul aria-label="Monitors" className="space-y-4">
             {monitors.map((overview) => (
@@ -162,6 +184,7 @@ function MonitorRow({
   overview: MonitorOverview;
   readAt: number;
 }) {
+  const places = usePlaces();
   const { monitor, regions, hours, events } = overview;
   const label = monitorLabel(monitor);
   const latency = currentLatency(regions);
@@ -174,45 +197,67 @@ function MonitorRow({
               {label}
             </Link>
           </h3>
-          {monitor.name ? <p className="text-sm break-all text-zinc-600">{monitor.url}</p> : null}
+          {monitor.kind === 'heartbeat' ? (
+            <p className="text-sm text-zinc-600">Heartbeat: {heartbeatLabel(monitor).toLowerCase()}</p>
+          ) : monitor.name ? (
+            <p className="text-sm break-all text-zinc-600">{monitor.url}</p>
+          ) : null}
         </div>
         <MonitorStatusBadge monitor={monitor} live={overview} />
       </div>
-      <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
-        <div>
-          <dt className="text-xs font-medium text-zinc-600">Latency now</dt>
-          <dd className="text-zinc-900 tabular-nums">
-            {latency === null ? (
-              regions.some((r) => r.probe !== null) ? (
-                'no answer'
+      {monitor.kind === 'heartbeat' ? (
+        <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm">
+          <div>
+            <dt className="text-xs font-medium text-zinc-600">Last ping</dt>
+            <dd className="text-zinc-900">
+              {monitor.last_ping_at ? formatDateTime(monitor.last_ping_at) : 'none yet'}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs font-medium text-zinc-600">Pings</dt>
+            <dd className="text-zinc-900">{heartbeatLabel(monitor)}</dd>
+          </div>
+        </dl>
+      ) : (
+        <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
+          <div>
+            <dt className="text-xs font-medium text-zinc-600">Latency now</dt>
+            <dd className="text-zinc-900 tabular-nums">
+              {latency === null ? (
+                regions.some((r) => r.probe !== null) ? (
+                  'no answer'
+                ) : (
+                  'not measured yet'
+                )
               ) : (
-                'not measured yet'
-              )
-            ) : (
-              <>
-                {formatMs(latency.ms)}{' '}
-                <span className="text-xs text-zinc-600">
-                  median of {latency.regions} region{latency.regions === 1 ? '' : 's'}
-                </span>
-              </>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs font-medium text-zinc-600">Checks</dt>
-          <dd className="text-zinc-900">{cadenceLabel(monitor.cadence_seconds)}</dd>
-        </div>
-        <div className="col-span-2 sm:col-span-1">
-          <dt className="text-xs font-medium text-zinc-600">Last checked</dt>
-          <dd className="text-zinc-900">
-            {monitor.last_checked_at ? formatDateTime(monitor.last_checked_at) : 'not yet'}
-          </dd>
-        </div>
-      </dl>
+                <>
+                  {formatMs(latency.ms)}{' '}
+                  <span className="text-xs text-zinc-600">
+                    median of {latency.regions} {places.unit}
+                    {latency.regions === 1 ? '' : 's'}
+                  </span>
+                </>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs font-medium text-zinc-600">Checks</dt>
+            <dd className="text-zinc-900">{cadenceLabel(monitor.cadence_seconds)}</dd>
+          </div>
+          <div className="col-span-2 sm:col-span-1">
+            <dt className="text-xs font-medium text-zinc-600">Last checked</dt>
+            <dd className="text-zinc-900">
+              {monitor.last_checked_at ? formatDateTime(monitor.last_checked_at) : 'not yet'}
+            </dd>
+          </div>
+        </dl>
+      )}
       <div className="mt-4">
         <HealthBar
           slots={hourSlots(hours, events, readAt, currentHourState(monitor, readAt))}
           label={`${label}: health per hour over the last 24 hours, oldest first`}
+          createdAt={monitor.created_at}
+          lastCheckedAt={monitor.last_checked_at}
         />
       </div>
     </li>

@@ -1,5 +1,6 @@
 import type { MonitorLive, UptimeMonitor } from '@/components/api/types';
 import { cx } from '@/components/ui/cx';
+import { usePlaces } from './places';
 import { type StatusTone, statusOf } from './words';
 
 const tones: Record<StatusTone, string> = {
@@ -32,7 +33,7 @@ export function MonitorStatusBadge({
   live?: Pick<MonitorLive, 'probing' | 'consensus'>;
   className?: string;
 }) {
-  const s = statusOf(monitor, live);
+  const s = statusOf(monitor, live, usePlaces().names);
   return (
     <span
       className={cx(

@@ -3,32 +3,38 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { failureMessage, type Resource, requestJson, useResource } from '@/components/api/client';
+import { failureMessage, requestJson } from '@/components/api/client';
 import type {
-  MonitorLive,
   MonitorMetrics,
   MonitorResponse,
+  MonitorSnapshot,
   RoundConsensus,
   UptimeIncident,
+  UptimeWindow,
 } from '@/components/api/types';
+import { useApi } from '@/components/api/use-api';
+import { useInPlaceEditor } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { cx } from '@/components/ui/cx';
 import { ExternalLink } from '@/components/ui/external-link';
-import { formatDateTime, formatDuration } from '@/components/ui/format';
 import { Alert, EmptyState, LoadError, Loading, Skeleton, Stat } from '@/components/ui/surface';
+import { formatDateTime, formatDuration } from '@/lib/format';
+import { AlertedLine, NobodyAlertedWarning } from './alerted-line';
 import { IncidentList } from './incident-list';
 import { LatencyChart, RANGES, type RangeHours } from './latency-chart';
 import { MonitorForm } from './monitor-form';
 import { MonitorStatusBadge } from './monitor-status';
+import { PingUrlPanel } from './ping-url';
+import { usePlaces } from './places';
 import { ProbingNotice, resumedMessage } from './probing-notice';
 import { RegionCards } from './region-cards';
-import { usePolling } from './use-polling';
 import {
   CAUSE_WORDS,
   cadenceLabel,
   formatMs,
   formatPct,
+  heartbeatLabel,
   listRegions,
   monitorLabel,
   parseAlertEmails,
@@ -39,8 +45,6 @@ import {
 /** The live state is polled this often while the page is open and visible. */
 const LIVE_POLL_MS = 10_000;
 
-type Metrics = Record<RangeHours, Resource<MonitorMetrics>>;
-
 /**
  * One monitor: its status (live: polled while the tab is visible), each region's latest probe with
  * phase timings and certificate expiry, uptime over 24 h / 7 d / 30 d / 90 d, per-region latency by
@@ -50,41 +54,23 @@ export function MonitorView({
   siteId,
   monitorId,
   canManage,
+  monitorsPerSite,
 }: {
   siteId: string;
   monitorId: string;
   canManage: boolean;
+  /** ALLOWANCE_MONITORS, for the notice of a monitor held past the allowance. */
+  monitorsPerSite: number;
 }) {
   const base = `/v1/sites/${siteId}/uptime/monitors/${monitorId}`;
-  const live = useResource<MonitorLive>(`${base}/live`);
-  usePolling(live.reload, LIVE_POLL_MS);
-  const metrics: Metrics = {
-    24: useResource<MonitorMetrics>(`${base}/metrics?hours=24`),
-    168: useResource<MonitorMetrics>(`${base}/metrics?hours=168`),
-    720: useResource<MonitorMetrics>(`${base}/metrics?hours=720`),
-    2160: useResource<MonitorMetrics>(`${base}/metrics?hours=2160`),
-  };
+  // One read for the status, the banner, the incident list and the percentages (issue 24 item 4):
+  // polled, so an ongoing incident's downtime grows on the page as it does in fact.
+  const live = useApi<MonitorSnapshot>(`${base}/live`, { refreshInterval: LIVE_POLL_MS });
   const [range, setRange] = useState<RangeHours>(24);
-
-  // Metrics change when an hour closes or an incident opens or closes: the live state tells when
-  // the status moved, and then the figures are read again.
-  const statusKey = live.data
-    ? `${live.data.monitor.status}:${live.data.monitor.status_since}:${live.data.openIncident?.id ?? ''}`
-    : null;
-  const seenKey = useRef<string | null>(null);
-  const [r24, r168, r720, r2160] = [
-    metrics[24].reload,
-    metrics[168].reload,
-    metrics[720].reload,
-    metrics[2160].reload,
-  ];
-  useEffect(() => {
-    if (statusKey === null) return;
-    if (seenKey.current !== null && seenKey.current !== statusKey) {
-      for (const reload of [r24, r168, r720, r2160]) void reload();
-    }
-    seenKey.current = statusKey;
-  }, [statusKey, r24, r168, r720, r2160]);
+  const places = usePlaces();
+  // The latency chart's closed hours change only when an hour closes: the shown range is read (each
+  // range once, then from the cache when chosen again), not polled.
+  const latency = useApi<MonitorMetrics>(`${base}/metrics?hours=${range}`);
 
   if (live.error?.status === 404) {
     return (
@@ -100,7 +86,7 @@ export function MonitorView({
     );
   }
   if (live.error && !live.data) {
-    return <LoadError title="Could not load the monitor" error={live.error} onRetry={live.reload} />;
+    return <LoadError title="Could not load the monitor" error={live.error} onRetry={live.mutate} />;
   }
   if (!live.data) {
     return (
@@ -119,8 +105,9 @@ export function MonitorView({
         siteId={siteId}
         state={state}
         canManage={canManage}
+        monitorsPerSite={monitorsPerSite}
         onChanged={async () => {
-          await live.reload();
+          await live.mutate();
         }}
       />
       {live.error ? (
@@ -129,52 +116,58 @@ export function MonitorView({
         </Alert>
       ) : null}
 
-      <Part id="regions" title="Regions">
-        <ConsensusLine consensus={state.consensus} />
-        <RegionCards regions={state.regions} consensus={state.consensus} />
-      </Part>
+      {state.monitor.kind === 'heartbeat' ? (
+        <Part id="ping" title="Ping URL">
+          <PingUrlPanel
+            siteId={siteId}
+            monitor={state.monitor}
+            canManage={canManage}
+            onRotated={() => void live.mutate()}
+          />
+        </Part>
+      ) : (
+        <Part id="regions" title={places.probedFrom === 'regions' ? 'Regions' : 'Probes'}>
+          {places.probedFrom === 'server' ? (
+            <p className="mb-2 text-sm text-zinc-600">
+              All four probes run from this server (one location), at the same moment; an outage needs two of
+              them to fail. Continents are named only when Sitewatch runs its hosted probe regions.
+            </p>
+          ) : null}
+          <ConsensusLine consensus={state.consensus} />
+          <RegionCards regions={state.regions} consensus={state.consensus} />
+        </Part>
+      )}
 
       <Part id="uptime" title="Uptime">
         <p className="mb-3 text-sm text-zinc-600">
-          The share of each period not covered by an incident (an outage two or more regions confirmed),
-          counted from when the monitor was created and leaving out the time it was paused, stopped or held
-          (nothing checked it then).
+          The share of each period not covered by an incident (an outage two or more {places.unit}s
+          confirmed), counted from when the monitor was created and leaving out the time it was paused,
+          stopped or held (nothing checked it then).
         </p>
         <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
           {RANGES.map((r) => (
             <UptimeStat
               key={r.hours}
               label={r.label}
-              metrics={metrics[r.hours]}
+              window={state.uptime.find((w) => w.hours === r.hours)}
+              createdAt={state.monitor.created_at}
               checked={state.monitor.last_checked_at !== null}
             />
           ))}
         </dl>
       </Part>
 
-      <Part id="latency" title="Latency by region">
-        <LatencyChart range={range} onRange={setRange} buckets={metrics[range].data?.hours} />
-        {metrics[range].error ? (
-          <LoadError
-            title="Could not load the latency"
-            error={metrics[range].error}
-            onRetry={metrics[range].reload}
-          />
-        ) : null}
-      </Part>
+      {state.monitor.kind === 'heartbeat' ? null : (
+        <Part id="latency" title={`Latency by ${places.unit}`}>
+          <LatencyChart range={range} onRange={setRange} buckets={latency.data?.hours} />
+          {latency.error ? (
+            <LoadError title="Could not load the latency" error={latency.error} onRetry={latency.mutate} />
+          ) : null}
+        </Part>
+      )}
 
       <Part id="incidents" title="Incidents in the last 90 days">
-        {metrics[2160].error ? (
-          <LoadError
-            title="Could not load the incidents"
-            error={metrics[2160].error}
-            onRetry={metrics[2160].reload}
-          />
-        ) : !metrics[2160].data ? (
-          <Skeleton className="h-24 w-full" />
-        ) : (
-          <IncidentList incidents={metrics[2160].data.events} />
-        )}
+        <IncidentList incidents={state.incidents} at={state.at} answeringSince={answeringSince(state)} />
       </Part>
     </div>
   );
@@ -193,31 +186,25 @@ function Part({ id, title, children }: { id: string; title: string; children: Re
 
 function UptimeStat({
   label,
-  metrics,
+  window,
+  createdAt,
   checked,
 }: {
   label: string;
-  metrics: Metrics[RangeHours];
+  window: UptimeWindow | undefined;
+  createdAt: number;
   /** Before the first round there is nothing to count: no figure rather than a hollow 100%. */
   checked: boolean;
 }) {
-  const data = metrics.data;
-  const incidents = data?.events.length ?? 0;
-  let value = '…';
-  let hint = 'loading';
-  if (metrics.error) {
-    value = '—';
-    hint = 'could not be loaded';
-  } else if (data && !checked) {
-    value = '—';
-    hint = 'no checks yet';
-  } else if (data) {
-    value = formatPct(data.uptimePct);
+  let value = '—';
+  let hint = 'no checks yet';
+  if (window && checked) {
+    value = formatPct(window.uptimePct);
     hint =
-      data.uptimePct === null
+      window.uptimePct === null
         ? 'the monitor did not exist yet'
-        : `${incidents === 0 ? 'no incidents' : `${incidents} incident${incidents === 1 ? '' : 's'}`}${
-            data.monitor.created_at > data.fromMs ? ', since it was created' : ''
+        : `${window.incidents === 0 ? 'no incidents' : `${window.incidents} incident${window.incidents === 1 ? '' : 's'}`}${
+            createdAt > window.fromMs ? ', since it was created' : ''
           }`;
   }
   return <Stat label={label} value={value} hint={hint} />;
@@ -228,22 +215,25 @@ function Header({
   siteId,
   state,
   canManage,
+  monitorsPerSite,
   onChanged,
 }: {
   siteId: string;
-  state: MonitorLive;
+  state: MonitorSnapshot;
   canManage: boolean;
+  monitorsPerSite: number;
   onChanged: () => Promise<void>;
 }) {
   const router = useRouter();
   const { monitor, probing, openIncident } = state;
-  const [editing, setEditing] = useState(false);
+  const editor = useInPlaceEditor<HTMLElement, HTMLSpanElement>();
+  const editing = editor.open;
   const [result, setResult] = useState<{ tone: 'success' | 'danger'; text: string; at: number } | null>(null);
   const [pausing, setPausing] = useState(false);
   const resultRef = useRef<HTMLDivElement>(null);
-  const editButton = useRef<HTMLSpanElement>(null);
   const label = monitorLabel(monitor);
-  const status = statusOf(monitor, state);
+  const places = usePlaces();
+  const status = statusOf(monitor, state, places.names);
 
   useEffect(() => {
     if (result) resultRef.current?.focus();
@@ -262,7 +252,7 @@ function Header({
       done(
         'success',
         enabled
-          ? resumedMessage(probing)
+          ? resumedMessage(probing, places.unit)
           : 'Monitor paused: no probes run until you resume it. Its history is kept.',
       );
     } catch (e) {
@@ -296,11 +286,18 @@ function Header({
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <h2 className="text-xl font-semibold break-words text-zinc-900">{label}</h2>
-          <p className="mt-1 text-sm break-all text-zinc-600">
-            <ExternalLink href={monitor.url} className="hover:underline">
-              {monitor.url}
-            </ExternalLink>
-          </p>
+          {monitor.url ? (
+            <p className="mt-1 text-sm break-all text-zinc-600">
+              <ExternalLink href={monitor.url} className="hover:underline">
+                {monitor.url}
+              </ExternalLink>
+            </p>
+          ) : (
+            <p className="mt-1 text-sm text-zinc-600">
+              Heartbeat: {heartbeatLabel(monitor).toLowerCase()}. Last ping:{' '}
+              {monitor.last_ping_at ? formatDateTime(monitor.last_ping_at) : 'none yet'}.
+            </p>
+          )}
         </div>
         <div className="flex flex-col items-start gap-1 sm:items-end">
           <MonitorStatusBadge monitor={monitor} live={state} />
@@ -318,11 +315,29 @@ function Header({
         ) : null}
       </div>
 
-      {openIncident ? <OpenIncident incident={openIncident} /> : null}
-      <ProbingNotice probing={probing} siteId={siteId} canManage={canManage} />
+      {openIncident ? (
+        <OpenIncident
+          incident={openIncident}
+          at={state.at}
+          answeringSince={answeringSince(state)}
+          alerting={state.alerting}
+        />
+      ) : null}
+      <NobodyAlertedWarning
+        alerting={state.alerting}
+        // The down banner (not the recovering one) carries the alerted line.
+        bannerShown={Boolean(openIncident) && answeringSince(state) === null}
+      />
+      <ProbingNotice
+        probing={probing}
+        siteId={siteId}
+        canManage={canManage}
+        monitorsPerSite={monitorsPerSite}
+      />
 
       {editing ? (
         <section
+          ref={editor.editorRef}
           aria-labelledby="edit-monitor-title"
           className="rounded-lg border border-zinc-200 bg-white px-5 py-4 shadow-xs"
         >
@@ -333,14 +348,11 @@ function Header({
             siteId={siteId}
             monitor={monitor}
             onSaved={async () => {
-              setEditing(false);
+              editor.closeEditor({ returnFocus: false });
               await onChanged();
               done('success', 'Monitor saved.');
             }}
-            onCancel={() => {
-              setEditing(false);
-              requestAnimationFrame(() => editButton.current?.querySelector('button')?.focus());
-            }}
+            onCancel={() => editor.closeEditor()}
           />
         </section>
       ) : (
@@ -365,8 +377,16 @@ function Header({
           </dl>
           {canManage ? (
             <div className="flex flex-wrap items-center gap-3">
-              <span ref={editButton}>
-                <Button onClick={() => setEditing(true)}>Edit</Button>
+              <span ref={editor.openerRef}>
+                <Button
+                  onClick={() => {
+                    // The last result's line goes: it would stand above the form's errors.
+                    setResult(null);
+                    editor.openEditor();
+                  }}
+                >
+                  Edit
+                </Button>
               </span>
               <Button pending={pausing} onClick={() => void setEnabled(monitor.enabled === 0)}>
                 {monitor.enabled === 0 ? 'Resume' : 'Pause'}
@@ -393,18 +413,54 @@ function Fact({ term, wide, children }: { term: string; wide?: boolean; children
   );
 }
 
-function OpenIncident({ incident }: { incident: UptimeIncident }) {
+/**
+ * When the target answered again while its incident stays open (the status is up or degraded: the
+ * incident closes only after two healthy rounds in a row), or null. The badge, the banner and the
+ * incident list all say so, rather than "Up" beside "Down … ongoing".
+ */
+function answeringSince(state: MonitorSnapshot): number | null {
+  const { monitor, openIncident } = state;
+  if (!openIncident || (monitor.status !== 'up' && monitor.status !== 'degraded')) return null;
+  return monitor.status_since;
+}
+
+function OpenIncident({
+  incident,
+  at,
+  answeringSince,
+  alerting,
+}: {
+  incident: UptimeIncident;
+  at: number;
+  answeringSince: number | null;
+  alerting: MonitorSnapshot['alerting'];
+}) {
+  if (answeringSince !== null) {
+    return (
+      <Alert
+        tone="warning"
+        title={`Answering again since ${formatDateTime(answeringSince)}: confirming the recovery`}
+      >
+        Down from {formatDateTime(incident.down_at)}
+        {incident.cause ? ` (${CAUSE_WORDS[incident.cause]})` : ''}. The incident closes, and the recovery
+        alert goes out, after two healthy rounds in a row; until then it counts as down.
+      </Alert>
+    );
+  }
   return (
     <Alert tone="danger" title={`Down since ${formatDateTime(incident.down_at)}`}>
-      {incident.cause ? `Cause: ${CAUSE_WORDS[incident.cause]}. ` : ''}
-      Ongoing for {formatDuration(Date.now() - incident.down_at)}. An alert was queued for the site&apos;s
-      uptime recipients and this monitor&apos;s extra ones; another follows when it recovers.
+      <p>
+        {incident.cause ? `Cause: ${CAUSE_WORDS[incident.cause]}. ` : ''}
+        Ongoing for {formatDuration(at - incident.down_at)}.
+      </p>
+      <AlertedLine alerting={alerting} />
     </Alert>
   );
 }
 
 /** The latest round's verdict in a sentence: which regions failed or were slow. */
 function ConsensusLine({ consensus }: { consensus: RoundConsensus | null }) {
+  const { names, unit } = usePlaces();
   if (!consensus) {
     return (
       <p className="mb-3 text-sm text-zinc-600">
@@ -414,17 +470,19 @@ function ConsensusLine({ consensus }: { consensus: RoundConsensus | null }) {
   }
   const parts: string[] = [];
   if (consensus.failedRegions.length > 0) {
-    parts.push(`failing in ${listRegions(consensus.failedRegions)}`);
+    parts.push(`failing in ${listRegions(consensus.failedRegions, names)}`);
   }
   if (consensus.slowRegions.length > 0) {
-    parts.push(`slower than ${formatMs(consensus.slowThresholdMs)} in ${listRegions(consensus.slowRegions)}`);
+    parts.push(
+      `slower than ${formatMs(consensus.slowThresholdMs)} in ${listRegions(consensus.slowRegions, names)}`,
+    );
   }
   return (
     <p className="mb-3 text-sm text-zinc-600">
       Latest round {formatDateTime(consensus.at)}: {consensus.status}
-      {parts.length > 0 ? `, ${parts.join('; ')}` : ', every region answered'}.
+      {parts.length > 0 ? `, ${parts.join('; ')}` : `, every ${unit} answered`}.
       {consensus.status === 'degraded' && consensus.degradedBy === 'region'
-        ? ' One failing region is shown, not alerted: an incident opens when two or more regions fail.'
+        ? ` One failing ${unit} is shown, not alerted: an incident opens when two or more ${unit}s fail.`
         : ''}
     </p>
   );

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { MonitorLive } from '@/components/api/types';
 import { Alert } from '@/components/ui/surface';
+import { usePlaces } from './places';
 
 type Probing = MonitorLive['probing'];
 
@@ -14,11 +15,16 @@ export function ProbingNotice({
   probing,
   siteId,
   canManage,
+  monitorsPerSite,
 }: {
   probing: Probing;
   siteId: string;
   canManage: boolean;
+  /** The pooled allowance's monitors per site (ALLOWANCE_MONITORS), which the page reads from the configuration. */
+  monitorsPerSite: number;
 }) {
+  const { unit } = usePlaces();
+  const atOnce = unit === 'region' ? 'from every region at once' : 'with all four probes at once';
   const settings = canManage ? (
     <Link href={`/sites/${siteId}/settings`} className="font-medium underline">
       Turn the app on in the site settings
@@ -48,7 +54,7 @@ export function ProbingNotice({
       return (
         <Alert tone="info" title="Paused">
           No probes run and no alerts are sent while the monitor is paused; its history is kept.
-          {canManage && also.size === 0 ? ' Resume it to probe again from every region at once.' : ''}
+          {canManage && also.size === 0 ? ` Resume it to probe again ${atOnce}.` : ''}
           {alsoApp}
           {alsoHeld}
         </Alert>
@@ -63,9 +69,10 @@ export function ProbingNotice({
     case 'allowance':
       return (
         <Alert tone="warning" title="Not probing: past the monitor allowance">
-          The organization has more monitors than its allowance (2 per site) and overage billing is off, so
-          its newest monitors are held; this is one of them. It probes again, from every region at once, when
-          overage is turned on, an older monitor is deleted or a site is added. Its history is kept. {billing}
+          The organization has more monitors than its allowance ({monitorsPerSite} per site) and overage
+          billing is off, so its newest monitors are held; this is one of them. It probes again, {atOnce},
+          when overage is turned on, an older monitor is deleted or a site is added. Its history is kept.{' '}
+          {billing}
         </Alert>
       );
     default:
@@ -74,11 +81,13 @@ export function ProbingNotice({
 }
 
 /** What Resume did, given the probing state it was pressed in (a paused monitor's). */
-export function resumedMessage(before: Probing): string {
+export function resumedMessage(before: Probing, unit = 'region'): string {
   if (before.alsoPausedBy.includes('app'))
     return 'Monitor resumed; it probes again once the Uptime app is on.';
   if (before.alsoPausedBy.includes('allowance')) {
     return 'Monitor resumed; it stays held past the monitor allowance until overage is on or a monitor slot frees up.';
   }
-  return 'Monitor resumed: every region probes it now.';
+  return unit === 'region'
+    ? 'Monitor resumed: every region probes it now.'
+    : 'Monitor resumed: all four probes check it now.';
 }

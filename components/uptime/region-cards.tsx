@@ -1,7 +1,8 @@
 import type { MonitorLive, RegionProbe, RoundConsensus } from '@/components/api/types';
 import { cx } from '@/components/ui/cx';
-import { formatDate, formatDateTime } from '@/components/ui/format';
-import { errorBeyondVerdict, formatMs, probeVerdict, REGION_NAMES } from './words';
+import { formatDate, formatDateTime } from '@/lib/format';
+import { usePlaces } from './places';
+import { errorBeyondVerdict, formatMs, probeVerdict } from './words';
 
 const DAY_MS = 86_400_000;
 /** The certificate warnings' first threshold (lib/uptime: 14 and 3 days). */
@@ -19,8 +20,12 @@ export function RegionCards({
   regions: MonitorLive['regions'];
   consensus: RoundConsensus | null;
 }) {
+  const places = usePlaces();
   return (
-    <ul aria-label="Latest probe per region" className="grid gap-3 sm:grid-cols-2 2xl:grid-cols-4">
+    <ul
+      aria-label={places.probedFrom === 'regions' ? 'Latest probe per region' : 'Latest result of each probe'}
+      className="grid gap-3 sm:grid-cols-2 2xl:grid-cols-4"
+    >
       {regions.map(({ region, probe }) => (
         <li
           key={region}
@@ -29,7 +34,7 @@ export function RegionCards({
             probe && !probe.ok ? 'border-red-300' : 'border-zinc-200',
           )}
         >
-          <h4 className="text-sm font-semibold text-zinc-900">{REGION_NAMES[region]}</h4>
+          <h4 className="text-sm font-semibold text-zinc-900">{places.names[region]}</h4>
           {probe ? (
             <ProbeDetails probe={probe} slow={consensus?.slowRegions.includes(region) ?? false} />
           ) : (

@@ -1,6 +1,10 @@
 import type { MonitorLive, RegionProbe, UptimeMonitor } from '@/components/api/types';
 import type { WebhookKind } from '@/lib/notify/webhook';
-import type { MonitorStatus, ProbeCause, Region } from '@/lib/uptime/types';
+import type { MonitorStatus, ProbeCause, ProbedFrom, Region } from '@/lib/uptime/types';
+import { CAUSE_WORDS } from '@/lib/uptime/words';
+
+// The words the monthly report's PDF shares live in lib; the dashboard reads them from here too.
+export { CAUSE_WORDS, formatPct } from '@/lib/uptime/words';
 
 /*
  * The Uptime tab's words for the API's codes (regions, causes, cadences) and the small readings of
@@ -12,17 +16,6 @@ export const REGION_NAMES: Record<Region, string> = {
   eu: 'Europe',
   as: 'Asia',
   oc: 'Oceania',
-};
-
-/** A failed probe's cause in plain words (spec: Uptime incident `cause`). */
-export const CAUSE_WORDS: Record<ProbeCause, string> = {
-  dns: 'the name does not resolve (DNS)',
-  tls: 'TLS or certificate error',
-  timeout: 'no answer within the timeout',
-  http_5xx: 'server error (HTTP 5xx)',
-  http_4xx: 'client error (HTTP 4xx)',
-  redirect: 'redirect loop or too many redirects',
-  network: 'connection failed',
 };
 
 export const WEBHOOK_KIND_LABELS: Record<WebhookKind, string> = {
@@ -39,21 +32,34 @@ export function cadenceLabel(seconds: number): string {
   return `Every ${seconds / 3600} hours`;
 }
 
-/** The name, or the URL when the monitor has none (spec: null shows the URL). */
-export const monitorLabel = (m: Pick<UptimeMonitor, 'name' | 'url'>) => m.name ?? m.url;
+/** Whole seconds in words: "90 seconds", "5 minutes", "1 hour 30 minutes", "2 days". */
+export function durationWords(seconds: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (seconds === 0) return 'no time';
+  if (seconds % 86_400 === 0) return plural(seconds / 86_400, 'day');
+  if (seconds % 60 !== 0) return plural(seconds, 'second');
+  const hours = Math.floor(seconds / 3600);
+  const minutes = (seconds % 3600) / 60;
+  return [hours ? plural(hours, 'hour') : '', minutes ? plural(minutes, 'minute') : '']
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** A heartbeat's period and grace in a line: "Expected every 5 minutes, 2 minutes of grace". */
+export function heartbeatLabel(m: Pick<UptimeMonitor, 'period_seconds' | 'grace_seconds'>): string {
+  const grace = m.grace_seconds ?? 0;
+  return `Expected every ${durationWords(m.period_seconds ?? 0)}${grace ? `, ${durationWords(grace)} of grace` : ', no grace'}`;
+}
+
+/** The name, or the URL when the monitor has none (spec: null shows the URL); a heartbeat has no URL. */
+export const monitorLabel = (m: Pick<UptimeMonitor, 'name' | 'url'>) =>
+  m.name ?? m.url ?? 'Heartbeat monitor';
 
 /** Milliseconds as people read them: "84 ms", "1.2 s"; "—" for none. */
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
   if (ms < 1000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-}
-
-/** An uptime share, never rounded up to 100% while any downtime is left: 99.996 reads 99.99%. */
-export function formatPct(pct: number | null): string {
-  if (pct === null) return '—';
-  if (pct >= 100) return '100%';
-  return `${(Math.floor(pct * 100) / 100).toFixed(2)}%`;
 }
 
 /** The median total time of the regions' latest successful probes: the monitor's current latency. */
@@ -76,6 +82,7 @@ export type StatusTone = 'success' | 'warning' | 'danger' | 'neutral';
 export function statusOf(
   monitor: Pick<UptimeMonitor, 'enabled' | 'status'>,
   live?: Pick<MonitorLive, 'probing' | 'consensus'>,
+  names: Record<Region, string> = REGION_NAMES,
 ): { label: string; detail: string | null; tone: StatusTone; status: MonitorStatus | 'paused' | 'stopped' } {
   if (monitor.enabled === 0) return { label: 'Paused', detail: null, tone: 'neutral', status: 'paused' };
   if (live?.probing.pausedBy === 'app') {
@@ -91,7 +98,7 @@ export function statusOf(
       const failed = live?.consensus?.failedRegions ?? [];
       return {
         label: 'Down',
-        detail: failed.length > 0 ? `failing in ${listRegions(failed)}` : null,
+        detail: failed.length > 0 ? `failing in ${listRegions(failed, names)}` : null,
         tone: 'danger',
         status: 'down',
       };
@@ -100,7 +107,7 @@ export function statusOf(
       const consensus = live?.consensus;
       let detail: string | null = null;
       if (consensus?.degradedBy === 'region' && consensus.failedRegions.length > 0) {
-        detail = `failing in ${listRegions(consensus.failedRegions)}`;
+        detail = `failing in ${listRegions(consensus.failedRegions, names)}`;
       } else if (consensus?.degradedBy === 'slow') {
         detail = `slower than ${formatMs(consensus.slowThresholdMs)}`;
       }
@@ -111,9 +118,46 @@ export function statusOf(
   }
 }
 
-/** "Europe", "Europe and Asia", "North America, Europe and Asia". */
-export function listRegions(regions: readonly Region[]): string {
-  const names = regions.map((r) => REGION_NAMES[r]);
+/** The four probes when they all run from this server: numbered, not named after continents. */
+export const PROBE_NAMES: Record<Region, string> = {
+  na: 'Probe 1',
+  eu: 'Probe 2',
+  as: 'Probe 3',
+  oc: 'Probe 4',
+};
+
+/** How the pages name where the probes ran (lib/uptime probeLocations decides which). */
+export interface Places {
+  probedFrom: ProbedFrom;
+  names: Record<Region, string>;
+  /** 'region' or 'probe', for "every region answered", "Latency by probe". */
+  unit: string;
+  /** Where a monitor is probed from, after "probed": "from North America, ...". */
+  where: string;
+}
+
+export function placesFor(probedFrom: ProbedFrom): Places {
+  return probedFrom === 'regions'
+    ? {
+        probedFrom,
+        names: REGION_NAMES,
+        unit: 'region',
+        where: 'from North America, Europe, Asia and Oceania',
+      }
+    : {
+        probedFrom,
+        names: PROBE_NAMES,
+        unit: 'probe',
+        where: 'by four probes at once, all from this server (one location)',
+      };
+}
+
+/** "Europe", "Europe and Asia", "North America, Europe and Asia" (or "Probe 1 and Probe 2"). */
+export function listRegions(
+  regions: readonly Region[],
+  byName: Record<Region, string> = REGION_NAMES,
+): string {
+  const names = regions.map((r) => byName[r]);
   if (names.length <= 1) return names.join('');
   return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

@@ -1,17 +1,26 @@
 import { a11yEvents } from '@/jobs/a11y-events';
 import { a11yContinue, a11yFinalize, a11yRequested } from '@/jobs/events';
 import { createFunction, onBoot } from '@/jobs/runtime';
-import { BrowserHolder } from '@/lib/a11y/browser';
-import { type BatchOptions, finalizePass, renderBatch, seedPass } from '@/lib/a11y/pass';
-import { resumeInterruptedPasses } from '@/lib/a11y/resume';
+import { BrowserHolder } from '@/lib/a11y/engine/browser';
+import { finalizePass } from '@/lib/a11y/runs/finalize';
+import { type BatchOptions, renderBatch, seedPass } from '@/lib/a11y/runs/pass';
+import { resumeInterruptedPasses } from '@/lib/a11y/runs/resume';
 import { billingPeriod } from '@/lib/billing/period';
 import { getDb } from '@/lib/db/client';
 
 /**
  * Batches rendered per invocation before the pass re-enters through `a11y/continue`. Each batch is
- * bounded (lib/a11y/pass.ts DEFAULT_PASS_BATCH), so an invocation's step history stays small.
+ * bounded (lib/a11y/runs/pass.ts DEFAULT_PASS_BATCH), so an invocation's step history stays small.
  */
 const BATCHES_PER_INVOCATION = 10;
+
+/**
+ * Concurrency key `a11y-run` per tenant (`event.data.tenantId`): at most this many of a tenant's
+ * render passes render at once (each holds Chromium pages), in hosted mode through Inngest and in
+ * the embedded runner alike. A tenant's further passes wait in turn while other tenants' passes
+ * start. The second rule, on `event.data.runId` (limit 1), keeps one worker per pass.
+ */
+export const RENDER_PASSES_PER_TENANT = 1;
 
 /**
  * The worker's browser: one Chromium per process, launched on the first batch and reused by every
@@ -25,7 +34,7 @@ export interface A11yFunctionOptions extends Partial<BatchOptions> {
 
 /**
  * The render pass as Inngest functions: `a11y-run` seeds the page set, renders it one batch per
- * step and hands over to `a11y-finalize`. The logic lives in lib/a11y/pass.ts; these functions only
+ * step and hands over to `a11y-finalize`. The logic lives in lib/a11y/runs/pass.ts; these functions only
  * sequence it. Built by a factory so tests can pass their browser, batch size and time limits.
  */
 export function createA11yFunctions(options: A11yFunctionOptions = {}) {
@@ -36,13 +45,17 @@ export function createA11yFunctions(options: A11yFunctionOptions = {}) {
     {
       id: 'a11y-run',
       name: 'Render an accessibility pass',
-      // One worker per run: batches take pending pages in order, and a second worker would render them twice.
-      concurrency: [{ key: 'event.data.runId', limit: 1 }],
+      concurrency: [
+        // RENDER_PASSES_PER_TENANT: fairness between tenants (README, "Architecture": concurrency keys).
+        { key: 'event.data.tenantId', limit: RENDER_PASSES_PER_TENANT },
+        // One worker per run: batches take pending pages in order, and a second worker would render them twice.
+        { key: 'event.data.runId', limit: 1 },
+      ],
       retries: 3,
       triggers: [a11yRequested, a11yContinue],
     },
     async ({ event, step }) => {
-      const { runId } = event.data;
+      const { runId, tenantId } = event.data;
       await step.run('seed', async () => seedPass(await getDb(), runId));
       for (let i = 0; i < batches; i++) {
         const outcome = await step.run('render', async () => renderBatch(await getDb(), runId, batch));
@@ -52,7 +65,7 @@ export function createA11yFunctions(options: A11yFunctionOptions = {}) {
           return { runId, outcome: 'exhausted' };
         }
       }
-      await step.sendEvent('continue', { name: 'a11y/continue', data: { runId } });
+      await step.sendEvent('continue', { name: 'a11y/continue', data: { runId, tenantId } });
       return { runId, outcome: 'continued' };
     },
   );

@@ -3,10 +3,11 @@ import { crawlEvents } from '@/jobs/crawl-events';
 import { crawlContinue, crawlFinalize, crawlRequested } from '@/jobs/events';
 import { createFunction, onBoot } from '@/jobs/runtime';
 import { billingPeriod } from '@/lib/billing/period';
-import { DEFAULT_TUNING, type EngineTuning, workRun } from '@/lib/crawl/engine';
-import { finalizeRun } from '@/lib/crawl/finalize';
-import { resumeInterruptedCrawls } from '@/lib/crawl/resume';
-import { seedRun } from '@/lib/crawl/seed';
+import { workRun } from '@/lib/crawl/engine/step';
+import { DEFAULT_TUNING, type EngineTuning } from '@/lib/crawl/engine/tuning';
+import { finalizeRun } from '@/lib/crawl/runs/finalize';
+import { resumeInterruptedCrawls } from '@/lib/crawl/runs/resume';
+import { seedRun } from '@/lib/crawl/runs/seed';
 import { getDb } from '@/lib/db/client';
 
 /**
@@ -15,6 +16,16 @@ import { getDb } from '@/lib/db/client';
  */
 const STEPS_PER_INVOCATION = 20;
 const MIN_WAIT_MS = 1_000;
+
+/**
+ * Concurrency key `crawl-run` per tenant (`event.data.tenantId`): at most this many of a tenant's
+ * crawls are worked at once, by Inngest in hosted mode and by the embedded runner, which honours
+ * the same rules. A tenant that starts more has them wait in turn (FIFO per tenant: an invocation
+ * that re-enters through `crawl/continue` queues behind its tenant's waiting crawls) while other
+ * tenants' crawls start at once, so one tenant cannot take every worker the account (or the
+ * process) has. The second rule, on `event.data.runId` (limit 1), keeps one worker per run.
+ */
+export const CRAWLS_PER_TENANT = 2;
 
 /**
  * The crawl as Inngest functions: `crawl-run` seeds, then works the frontier in bounded steps and
@@ -28,13 +39,17 @@ export function createCrawlFunctions(tuning: Partial<EngineTuning> = {}) {
     {
       id: 'crawl-run',
       name: 'Crawl a site',
-      // One worker per run at a time; the frontier would allow more (FOR UPDATE SKIP LOCKED).
-      concurrency: [{ key: 'event.data.runId', limit: 1 }],
+      concurrency: [
+        // CRAWLS_PER_TENANT: fairness between tenants (README, "Architecture": concurrency keys).
+        { key: 'event.data.tenantId', limit: CRAWLS_PER_TENANT },
+        // One worker per run at a time; the frontier would allow more (FOR UPDATE SKIP LOCKED).
+        { key: 'event.data.runId', limit: 1 },
+      ],
       retries: 3,
       triggers: [crawlRequested, crawlContinue],
     },
     async ({ event, step }) => {
-      const { runId } = event.data;
+      const { runId, tenantId } = event.data;
       await step.run('seed', async () => seedRun(await getDb(), runId, options));
       for (let i = 0; i < STEPS_PER_INVOCATION; i++) {
         const outcome = await step.run('work', async () => workRun(await getDb(), runId, options));
@@ -48,7 +63,7 @@ export function createCrawlFunctions(tuning: Partial<EngineTuning> = {}) {
           await step.sleep('wait-for-leases', Math.max(MIN_WAIT_MS, outcome.untilMs - Date.now()));
         }
       }
-      await step.sendEvent('continue', { name: 'crawl/continue', data: { runId } });
+      await step.sendEvent('continue', { name: 'crawl/continue', data: { runId, tenantId } });
       return { runId, outcome: 'continued' };
     },
   );

@@ -3,6 +3,7 @@ import { a11yFinalizeFunction, a11yRunFunction } from './a11y';
 import { crawlFinalizeFunction, crawlRunFunction } from './crawl';
 import { fieldDataSyncFunction, searchSyncFunction } from './integrations';
 import { notifyDeliverFunction, notifyPruneFunction } from './notify';
+import { rateLimitPruneFunction } from './ratelimit';
 import { monthlyReportsFunction } from './reports';
 import { crawlSchedulerFunction } from './scheduler';
 import { uptimeRollupFunction, uptimeRoundsFunction } from './uptime';
@@ -21,6 +22,7 @@ export const functions: InngestFunction.Any[] = [
   notifyDeliverFunction,
   monthlyReportsFunction,
   notifyPruneFunction,
+  rateLimitPruneFunction,
   fieldDataSyncFunction,
   searchSyncFunction,
   uptimeRoundsFunction,

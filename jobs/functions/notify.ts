@@ -6,20 +6,28 @@ import { pruneDeliveryHistory } from '@/lib/notify/retention';
 import { reportAttachments } from '@/lib/reports/schedule';
 
 /**
- * Batches of deliveries sent per invocation before the job re-enters through `notify/queued`: each
- * batch is at most 50 deliveries, 4 at a time, each bounded by its 10 s (webhook) or 15 s (mail)
- * deadline, so an invocation stays within a hosted function's limit.
+ * Delivery sessions per invocation before the job re-enters through `notify/queued`: each session
+ * claims for DEFAULT_BUDGET_MS (20 s) and then lets its sends finish (a webhook's 10 s, a mail's
+ * 15 s deadline), so one step lasts under a minute and an invocation stays within a hosted
+ * function's limit.
  */
-const BATCHES_PER_INVOCATION = 10;
+const SESSIONS_PER_INVOCATION = 5;
 
 /**
  * Notification delivery (lib/notify/deliver.ts): resolves queued events into (event, receiver)
  * deliveries, then sends what is due, retries included. Triggered when something is queued
  * (`notify/queued`, and `usage/allowance-reached` which the crawl and the render pass already send)
  * and every minute, which picks up retries as they come due, events queued by code that sent no
- * event, and deliveries a dead worker left behind. One invocation at a time: deliveries are claimed
- * with row locks, so a second would only wait for the first's rows.
+ * event, and deliveries a dead worker left behind.
+ *
+ * Concurrency `notify-deliver-sessions` (limit 2, no key): claims are serialised in Postgres and
+ * capped per tenant and receiver there (lib/notify/deliver.ts), so a second invocation never sends
+ * what the first holds; it exists so that while one invocation's session ends waiting on its slow
+ * sends, the next one is already claiming. Fairness between tenants is the claim's, not Inngest's:
+ * a per-tenant concurrency key cannot apply to a job whose one invocation serves every tenant.
  */
+export const NOTIFY_INVOCATIONS = 2;
+
 export function createNotifyFunction(given: DeliveryOptions = {}) {
   // The monthly report's mails carry its PDF: reports make it, notifications only deliver it.
   const options: DeliveryOptions = { attachments: reportAttachments, ...given };
@@ -27,14 +35,14 @@ export function createNotifyFunction(given: DeliveryOptions = {}) {
     {
       id: 'notify-deliver',
       name: 'Deliver notifications',
-      concurrency: [{ limit: 1 }],
+      concurrency: [{ limit: NOTIFY_INVOCATIONS }],
       retries: 3,
       triggers: [notifyQueued, usageAllowanceReached, { cron: '* * * * *' }],
     },
     async ({ step }) => {
       const dispatched = await step.run('dispatch', async () => dispatchEvents(await getDb(), options));
       const totals = { dispatched, sent: 0, retrying: 0, failed: 0, cancelled: 0 };
-      for (let i = 0; i < BATCHES_PER_INVOCATION; i++) {
+      for (let i = 0; i < SESSIONS_PER_INVOCATION; i++) {
         const batch = await step.run('deliver', async () => deliverDue(await getDb(), options));
         totals.sent += batch.sent;
         totals.retrying += batch.retrying;

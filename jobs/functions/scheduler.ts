@@ -3,13 +3,14 @@ import { crawlEvents } from '@/jobs/crawl-events';
 import { fieldDataEvents } from '@/jobs/fielddata-events';
 import { createFunction } from '@/jobs/runtime';
 import { searchEvents } from '@/jobs/search-events';
-import { resumeInterruptedPasses, STALE_PASS_MS } from '@/lib/a11y/resume';
-import { runA11ySchedulerTick } from '@/lib/a11y/scheduler';
-import { resumeInterruptedCrawls, STALE_CRAWL_MS } from '@/lib/crawl/resume';
-import { runSchedulerTick } from '@/lib/crawl/scheduler';
+import { resumeInterruptedPasses, STALE_PASS_MS } from '@/lib/a11y/runs/resume';
+import { runA11ySchedulerTick } from '@/lib/a11y/runs/scheduler';
+import { resumeInterruptedCrawls, STALE_CRAWL_MS } from '@/lib/crawl/runs/resume';
+import { runSchedulerTick } from '@/lib/crawl/runs/scheduler';
 import { getDb } from '@/lib/db/client';
 import { runFieldDataSchedulerTick } from '@/lib/fielddata/scheduler';
 import { runSearchSchedulerTick } from '@/lib/search/scheduler';
+import { checkHeartbeats } from '@/lib/uptime/heartbeats';
 import { notifyMonitorsHeld } from '@/lib/uptime/held-notice';
 import { recordStoppedMonitors } from '@/lib/uptime/pauses';
 
@@ -17,7 +18,8 @@ import { recordStoppedMonitors } from '@/lib/uptime/pauses';
  * Every minute: start the crawls and the standalone accessibility scans that are due, hand the
  * daily field-data and search-analytics syncs that are due to their jobs, tell organizations whose
  * newest uptime monitors are held at the allowance, close the incidents of monitors no longer
- * probed (app off, held, paused: lib/uptime/pauses.ts), and resume crawls and render passes whose
+ * probed (app off, held, paused: lib/uptime/pauses.ts), open the incidents of heartbeat monitors
+ * whose job missed its ping (lib/uptime/heartbeats.ts), and resume crawls and render passes whose
  * worker went silent (hosted mode has no boot hook; a lost invocation is picked up here).
  */
 export const crawlSchedulerFunction = createFunction(
@@ -49,6 +51,24 @@ export const crawlSchedulerFunction = createFunction(
     const monitorsStopped = await step.run('record-stopped-monitors', async () =>
       recordStoppedMonitors(await getDb(), now),
     );
-    return { ...tick, resumed, a11y, resumedPasses, fieldData, search, monitorsHeld, monitorsStopped };
+    // After the stopped monitors are recorded, so a heartbeat stopped this minute is not called missed.
+    const heartbeats = await step.run('check-heartbeats', async () => checkHeartbeats(await getDb(), now));
+    if (heartbeats.opened > 0) {
+      await step.sendEvent('deliver-heartbeat-alerts', {
+        name: 'notify/queued',
+        data: { reason: 'heartbeat' },
+      });
+    }
+    return {
+      ...tick,
+      resumed,
+      a11y,
+      resumedPasses,
+      fieldData,
+      search,
+      monitorsHeld,
+      monitorsStopped,
+      heartbeats,
+    };
   },
 );

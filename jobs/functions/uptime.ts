@@ -1,6 +1,6 @@
-import { activeRunner, createFunction, onBoot } from '@/jobs/runtime';
+import { activeRunner, createFunction, onBoot, sendEvent } from '@/jobs/runtime';
 import { getDb } from '@/lib/db/client';
-import { RoundLoop } from '@/lib/uptime/coordinator';
+import { type FinishedRound, RoundLoop } from '@/lib/uptime/coordinator';
 import { rollupClosedHours } from '@/lib/uptime/metrics';
 import { hostedRegions, regionProbers } from '@/lib/uptime/probers';
 
@@ -12,6 +12,19 @@ import { hostedRegions, regionProbers } from '@/lib/uptime/probers';
  *   next minute's invocation takes over; leases keep overlapping loops from probing a round twice.
  */
 const MINUTE_MS = 60_000;
+
+/**
+ * A round that opened or closed an incident queued its notifications in its own transaction; the
+ * delivery job is told at once (one event per second at most: the runtime drops a repeated id)
+ * rather than finding them at its next poll or minute.
+ */
+function announceRound(round: FinishedRound): void {
+  if (round.outcome.events.length === 0) return;
+  const second = Math.floor(Date.now() / 1000);
+  sendEvent({ name: 'notify/queued', id: `notify-uptime:${second}`, data: { reason: 'uptime' } }).catch(
+    (error: unknown) => console.error('uptime: announcing queued notifications failed:', error),
+  );
+}
 
 export const uptimeRoundsFunction = createFunction(
   {
@@ -28,6 +41,7 @@ export const uptimeRoundsFunction = createFunction(
       new RoundLoop(getDb, {
         probers: regionProbers(),
         batchWindowMs: hostedRegions() ? 1_000 : 0,
+        onRound: announceRound,
       }).run(minute + MINUTE_MS),
     );
   },
@@ -52,6 +66,7 @@ onBoot(() => {
     probers: regionProbers(),
     batchWindowMs: hostedRegions() ? 1_000 : 0,
     keepRunning: () => activeRunner() === runner,
+    onRound: announceRound,
   });
   void loop.run();
 });

@@ -17,8 +17,12 @@ export interface FunctionDefinition {
   /** Names of the events that trigger the function. */
   events: string[];
   crons: { expression: string; schedule: Cron }[];
-  /** At most `limit` runs at a time per value of `key`; absent (or a limit of 0) is unlimited. */
-  concurrency?: { limit: number; key: EventKey };
+  /**
+   * Each rule: at most `limit` runs at a time per value of its `key` (no key: per function). A run
+   * starts when every rule has room, as Inngest does with up to two rules (a per-run and a per-tenant
+   * key). Empty (or limits of 0) is unlimited.
+   */
+  concurrency: { limit: number; key: EventKey }[];
   /** Retries after the first attempt (Inngest's default is 3). */
   retries: number;
   handler: Handler;
@@ -94,6 +98,7 @@ export function describeFunction(fn: InngestFunction.Any): FunctionDefinition {
     events: [],
     crons: [],
     retries: opts.retries ?? 3,
+    concurrency: [],
     handler,
   };
   for (const trigger of [opts.triggers ?? []].flat()) {
@@ -106,11 +111,12 @@ export function describeFunction(fn: InngestFunction.Any): FunctionDefinition {
     else throw refuse(`the trigger ${JSON.stringify(trigger)}`);
   }
   const rules = [opts.concurrency ?? []].flat();
-  if (rules.length > 1) throw refuse('more than one concurrency rule');
+  // Inngest's own bound: a function takes at most two concurrency rules.
+  if (rules.length > 2) throw refuse('more than two concurrency rules');
   for (const rule of rules) {
     const { limit, key, scope = 'fn' } = typeof rule === 'number' ? { limit: rule } : rule;
     if (scope !== 'fn') throw refuse(`concurrency scope "${scope}"`);
-    if (limit > 0) definition.concurrency = { limit, key: key ? keyReader(opts.id, key) : () => '' };
+    if (limit > 0) definition.concurrency.push({ limit, key: key ? keyReader(opts.id, key) : () => '' });
   }
   return definition;
 }

@@ -30,8 +30,11 @@ export type RunOutcome = { functionId: string; runId: string; event: ReceivedEve
 /** An event as functions receive it. */
 export type ReceivedEvent = { name: string; data: Record<string, unknown>; id: string; ts: number };
 
-/** A queued run; `slot` names its function and concurrency key, and counts the runs holding it. */
-type Run = { definition: FunctionDefinition; event: ReceivedEvent; slot: string };
+/**
+ * A queued run; each of its `slots` names its function, one concurrency rule and that rule's key,
+ * paired with the rule's limit. The run holds all of them while it runs.
+ */
+type Run = { definition: FunctionDefinition; event: ReceivedEvent; slots: { name: string; limit: number }[] };
 
 /** The event Inngest sends to cron-triggered functions. */
 export const CRON_EVENT = 'inngest/scheduled.timer';
@@ -46,8 +49,10 @@ export class EmbeddedRunner {
   private readonly options: EmbeddedRunnerOptions;
   /** Runs waiting for a concurrency slot, oldest first. */
   private readonly queue: Run[] = [];
-  /** Active runs per slot; empty when nothing runs. */
+  /** Active runs per slot; empty when no run with a concurrency rule runs. */
   private readonly slotUsage = new Map<string, number>();
+  /** Active runs, whatever their rules. */
+  private running = 0;
   /** Sends still validating; `idle()` must not resolve before their runs are queued. */
   private accepting = 0;
   private readonly idleWaiters: (() => void)[] = [];
@@ -153,26 +158,35 @@ export class EmbeddedRunner {
     this.queue.push({
       definition,
       event,
-      slot: `${definition.id}:${definition.concurrency?.key(event) ?? ''}`,
+      slots: definition.concurrency.map((rule, i) => ({
+        name: `${definition.id}:${i}:${rule.key(event)}`,
+        limit: rule.limit,
+      })),
     });
     this.pump();
   }
 
-  /** Starts every queued run whose slot has room, in queue order, so each key stays FIFO. */
+  /**
+   * Starts every queued run whose slots all have room, in queue order, so each key stays FIFO: a
+   * tenant at its limit waits while another tenant's runs, queued after it, start.
+   */
   private pump(): void {
     for (let i = 0; i < this.queue.length; ) {
       const run = this.queue[i] as Run;
-      const used = this.slotUsage.get(run.slot) ?? 0;
-      if (used >= (run.definition.concurrency?.limit ?? Number.POSITIVE_INFINITY)) {
+      if (run.slots.some((slot) => (this.slotUsage.get(slot.name) ?? 0) >= slot.limit)) {
         i += 1;
         continue;
       }
       this.queue.splice(i, 1);
-      this.slotUsage.set(run.slot, used + 1);
+      for (const slot of run.slots) this.slotUsage.set(slot.name, (this.slotUsage.get(slot.name) ?? 0) + 1);
+      this.running += 1;
       void this.execute(run).finally(() => {
-        const left = (this.slotUsage.get(run.slot) ?? 1) - 1;
-        if (left > 0) this.slotUsage.set(run.slot, left);
-        else this.slotUsage.delete(run.slot);
+        this.running -= 1;
+        for (const slot of run.slots) {
+          const left = (this.slotUsage.get(slot.name) ?? 1) - 1;
+          if (left > 0) this.slotUsage.set(slot.name, left);
+          else this.slotUsage.delete(slot.name);
+        }
         this.pump();
         this.settleIdle();
       });
@@ -180,7 +194,7 @@ export class EmbeddedRunner {
   }
 
   private settleIdle(): void {
-    if (this.slotUsage.size > 0 || this.queue.length > 0 || this.accepting > 0) return;
+    if (this.running > 0 || this.queue.length > 0 || this.accepting > 0) return;
     for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 

@@ -1,4 +1,5 @@
 import type { ApiHandler } from './pipeline';
+import { addressLimited } from './rate-limit';
 
 /** The methods a /v1 route file may declare (HEAD and OPTIONS follow from them). */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -28,14 +29,17 @@ export function otherMethods<D extends Declared>(declared: D): OtherMethods<D> {
   const allowed = HTTP_METHODS.filter((m) => declared[m]);
   const allow = [...allowed, ...(declared.GET ? ['HEAD'] : []), 'OPTIONS'].sort().join(', ');
   const notAllowed: NotAllowedHandler = Object.assign(
-    async (req: Request) =>
+    addressLimited(async (req: Request) =>
       Response.json(
         { error: `${req.method} is not allowed on ${publicPath(req)}; it answers ${allowed.join(', ')}` },
         { status: 405, headers: { allow } },
       ),
+    ),
     { allows: allowed },
   );
-  const options: PlainHandler = async () => new Response(null, { status: 204, headers: { allow } });
+  const options: PlainHandler = addressLimited(
+    async () => new Response(null, { status: 204, headers: { allow } }),
+  );
   const handlers: Record<string, PlainHandler> = { OPTIONS: options };
   for (const method of HTTP_METHODS) if (!declared[method]) handlers[method] = notAllowed;
   return handlers as OtherMethods<D>;

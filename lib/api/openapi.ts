@@ -23,10 +23,18 @@ const TAGS: Record<string, string> = {
   usage: "The organization's metered usage per billing period (owner/admin session).",
   billing: 'Overage setting, paused apps and the projected bill (owner/admin session).',
   keys: 'API keys of the organization (owner/admin session).',
+  'status-pages':
+    "Public status pages of the organization's uptime monitors, served at /status/{slug} (owners, admins and unscoped API keys).",
   members: "The organization's members, their roles and site access (owner/admin session).",
+  organization:
+    "The organization's name and logo, which brand its reports and mails (any member reads; owner/admin session changes).",
   me: "The signed-in account's organization cap and limit requests (any session role).",
   notifications:
     'Notification settings (org defaults), test sends, the webhook signing secret and the delivery log (owner/admin session).',
+  confirm:
+    'Public: an address outside an organization confirms it wants its notifications (the link of its confirmation mail; the token is the credential).',
+  unsubscribe:
+    "Public: RFC 8058 one-click unsubscribe from a notification mail's List-Unsubscribe link (the token is the credential).",
 };
 
 const SAFE_INTEGER_BOUNDS = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
@@ -122,31 +130,72 @@ function parameters(
   }));
 }
 
+/** The rate-limit fields every /v1 answer carries (lib/api/rate-limit.ts), and Retry-After on a 429. */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+};
+
+const HEADER_COMPONENTS = {
+  'RateLimit-Policy': {
+    description:
+      "The rate limits the request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): each policy's name, `q` its quota and `w` its window in seconds. `address`: every request per client address; `key` or `session`: per API key or dashboard session; `test-send` and `outside-send`: per organization, on test notifications and on sends to addresses the organization does not own.",
+    schema: { type: 'string', examples: ['"address";q=1000;w=60, "key";q=500;w=60'] },
+  },
+  RateLimit: {
+    description:
+      'Where each of those limits stands: `r` what is left of the quota, `t` the seconds until the window ends and the count starts again.',
+    schema: { type: 'string', examples: ['"address";r=998;t=42, "key";r=497;t=42'] },
+  },
+  'Retry-After': {
+    description: 'Seconds until the refusing window ends (RFC 9110).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
 const errorBody = {
   description: 'Error',
+  headers: RATE_LIMIT_HEADERS,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 };
 
+const TOO_MANY_REQUESTS =
+  'Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back';
+
 function errorResponses(meta: RouteMeta): Record<string, unknown> {
-  const reasons: Record<string, string> = {
-    '401': 'Missing or invalid credentials',
-    '403':
-      meta.auth === 'session'
-        ? 'Not allowed (API keys cannot use this endpoint)'
-        : 'Not allowed for the caller',
-  };
+  // A public route reads no credential: its path's token is checked as a resource (404).
+  const reasons: Record<string, string> =
+    meta.auth === 'none'
+      ? {}
+      : {
+          '401': 'Missing or invalid credentials',
+          '403':
+            meta.auth === 'session'
+              ? 'Not allowed (API keys cannot use this endpoint)'
+              : 'Not allowed for the caller',
+        };
   if (meta.params || meta.site) reasons['404'] = 'Not found or not visible to the caller';
   if (meta.body) {
     reasons['400'] = 'Malformed JSON';
     reasons['413'] = 'Request body larger than 256 KiB';
   }
-  if (meta.body || meta.query) reasons['422'] = 'Validation failure naming the field';
+  if (meta.body || meta.query) reasons['422'] = 'Validation failure: every problem, each naming its field';
+  reasons['429'] = TOO_MANY_REQUESTS;
   for (const [status, reason] of Object.entries(meta.errors ?? {}))
     reasons[status] = reasons[status] ? `${reasons[status]}; ${reason}` : reason;
   return Object.fromEntries(
     Object.entries(reasons)
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([status, description]) => [status, { ...errorBody, description }]),
+      .map(([status, description]) => [
+        status,
+        status === '429'
+          ? {
+              ...errorBody,
+              description,
+              headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+            }
+          : { ...errorBody, description },
+      ]),
   );
 }
 
@@ -176,7 +225,12 @@ function operation(
     ...(meta.summary ? { summary: meta.summary } : {}),
     ...(meta.description ? { description: meta.description } : {}),
     tags: [path.split('/')[2] ?? 'v1'],
-    security: meta.auth === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }],
+    security:
+      meta.auth === 'none'
+        ? []
+        : meta.auth === 'session'
+          ? [{ session: [] }]
+          : [{ apiKey: [] }, { session: [] }],
     ...(meta.permission && meta.permission !== 'read' ? { 'x-permission': meta.permission } : {}),
     parameters: [
       ...parameters(converter, meta.params, 'path'),
@@ -195,6 +249,7 @@ function operation(
         ? {
             description: meta.file.description,
             headers: {
+              ...RATE_LIMIT_HEADERS,
               'Content-Disposition': {
                 description: 'attachment, with the file name',
                 schema: { type: 'string' },
@@ -204,6 +259,7 @@ function operation(
           }
         : {
             description: (meta.response && z.globalRegistry.get(meta.response)?.description) || 'Success',
+            headers: RATE_LIMIT_HEADERS,
             ...(response ? { content: { 'application/json': { schema: response } } } : {}),
           },
       ...errorResponses(meta),
@@ -234,11 +290,15 @@ export function buildOpenApiDocument(routes: RouteEntry[], serverUrl: string): J
       description:
         'Broken links, SEO, accessibility, uptime and field data for the sites of one organization. ' +
         'Authenticate with an API key (`x-api-key`) or a dashboard session token (`Authorization: Bearer`). ' +
-        'Every error body is {"error": "<message>"}.',
+        'Every error body is {"error": "<message>"}; a 422 adds "issues": [{"field", "message"}], one per problem. ' +
+        'Requests are rate limited per client address, per API key or session, and per organization for test sends and sends to addresses it does not own; ' +
+        'every answer says where the limits stand in RateLimit-Policy and RateLimit (IETF draft-ietf-httpapi-ratelimit-headers), and one past a limit is 429 with Retry-After. ' +
+        'A server works on at most a few requests of one key, session or organization at once (API_CONCURRENT_PER_TENANT, 4 by default); a few more wait their turn, past them the answer is 429 at once with Retry-After.',
     },
     servers: [{ url: serverUrl, description: 'This Sitewatch installation' }],
     tags: [...tags].sort().map((name) => ({ name, ...(TAGS[name] ? { description: TAGS[name] } : {}) })),
     components: {
+      headers: HEADER_COMPONENTS,
       securitySchemes: {
         apiKey: {
           type: 'apiKey',
@@ -258,7 +318,23 @@ export function buildOpenApiDocument(routes: RouteEntry[], serverUrl: string): J
           description: 'The body of every error answer',
           required: ['error'],
           properties: {
-            error: { type: 'string', description: 'What went wrong, naming the field when one is invalid' },
+            error: {
+              type: 'string',
+              description: 'What went wrong; on a 422, every problem of the input, each naming its field',
+            },
+            issues: {
+              type: 'array',
+              description:
+                'On a 422: every problem of the input, one entry each (an unknown field is named, with the message "is not a field of this request (unknown field)")',
+              items: {
+                type: 'object',
+                required: ['field', 'message'],
+                properties: {
+                  field: { type: 'string', description: "The field's path, e.g. `alertWebhooks.0.url`" },
+                  message: { type: 'string', description: 'What is wrong with it' },
+                },
+              },
+            },
           },
         },
         ...Object.fromEntries(Object.entries(converter.components).sort(([a], [b]) => a.localeCompare(b))),

@@ -11,11 +11,15 @@ import { type Db, getDb } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { invitationMessage, signInCodeMessage } from '@/lib/email/templates';
 import { sendMail } from '@/lib/email/transport';
+import { offerAlerts } from '@/lib/orgs/alert-offers';
+import { mailOrganizationName } from '@/lib/orgs/name';
 import { initialActiveOrganization, rememberActiveOrganization } from './active-org';
 import { clientAddressOptions } from './client-address';
 import { refuseWhenCodeCapReached } from './code-limit';
+import { everyInvitationNew, takeInvitationSend } from './invitation-limit';
 import { atOrganizationLimit } from './org-limit';
 import { createPersonalOrganization } from './personal-org';
+import { isAdminRole, type Role } from './principal';
 import { refuseAllButName } from './profile';
 import { routeAllowlist } from './routes';
 
@@ -54,6 +58,7 @@ function buildAuth(db: Db) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path === '/update-user') return refuseAllButName(ctx.body);
+        if (ctx.path === '/organization/invite-member') return everyInvitationNew(ctx.body);
         if (ctx.path !== '/email-otp/send-verification-otp') return;
         // The cap itself holds in sendVerificationOTP, but better-auth logs a refusal from there and
         // still answers success. Checking here too answers 429, and refuses before a new code is
@@ -112,6 +117,15 @@ function buildAuth(db: Db) {
         creatorRole: 'owner',
         organizationLimit: (user) => atOrganizationLimit(db, user.id),
         organizationHooks: {
+          // After better-auth's own checks (a member who may invite, not already a member), before
+          // the invitation is stored: a refusal leaves nothing behind.
+          async beforeCreateInvitation({ invitation }) {
+            await takeInvitationSend(db, invitation.organizationId, invitation.email);
+          },
+          // Who joins as an owner or admin is offered the organization's alerts (offered, not added).
+          async afterAcceptInvitation({ member, organization, user }) {
+            if (isAdminRole(member.role as Role)) await offerAlerts(db, organization.id, user.id);
+          },
           // The cap is on memberships: without this, invitations would let one account join any number.
           async beforeAcceptInvitation({ user }) {
             if (await atOrganizationLimit(db, user.id)) {
@@ -129,7 +143,7 @@ function buildAuth(db: Db) {
             db,
             invitationMessage({
               to: data.email,
-              organizationName: data.organization.name,
+              organizationName: mailOrganizationName(data.organization.name),
               inviterEmail: data.inviter.user.email,
               role: data.role,
               acceptUrl: `${c.appUrl}/invite/${data.id}`,

@@ -2,6 +2,7 @@ import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { BetterAuthOptions } from 'better-auth';
+import { getIP } from 'better-auth/api';
 import type { TrustedProxy } from '@/lib/config';
 
 /*
@@ -34,6 +35,18 @@ export function clientAddressOptions(
     case 'addresses':
       return { ipAddressHeaders: [FORWARDED_FOR], trustedProxies: proxy.ranges };
   }
+}
+
+/**
+ * The request's client address as better-auth's own limiter reads it (the same header, the same
+ * trusted proxies, an IPv6 client as its /64 network), for the API's rate limits; null when no address
+ * can be trusted. A request that carries none of the headers has none: better-auth would stand
+ * 127.0.0.1 in for it in development and tests, which would put every such request in one bucket.
+ */
+export function clientAddress(headers: Headers, proxy: TrustedProxy): string | null {
+  const ipAddress = clientAddressOptions(proxy);
+  if (!ipAddress.ipAddressHeaders?.some((name) => headers.has(name))) return null;
+  return getIP(headers, { advanced: { ipAddress } });
 }
 
 /**

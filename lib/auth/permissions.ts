@@ -13,7 +13,13 @@ export type Permission =
   /** Register sites: owner/admin sessions and unscoped keys. */
   | 'create-site'
   /** Session-only administration (keys, members, billing, usage, notifications). */
-  | 'admin';
+  | 'admin'
+  /**
+   * What the organization publishes as a whole (status pages, which may list any site's monitors):
+   * owner/admin sessions and unscoped keys. A site-scoped key or a member would otherwise see or
+   * publish monitors of sites outside their grant.
+   */
+  | 'publish';
 
 export function can(p: Principal, permission: Permission): boolean {
   const privilegedRole = isAdminRole(p.role);
@@ -25,6 +31,7 @@ export function can(p: Principal, permission: Permission): boolean {
     case 'crawl':
       return p.via === 'key' || privilegedRole || p.canCrawl;
     case 'create-site':
+    case 'publish':
       return (p.via === 'key' && p.siteIds === 'all') || privilegedRole;
     case 'admin':
       return p.via === 'session' && privilegedRole;
@@ -37,6 +44,7 @@ const denial: Record<Permission, string> = {
   crawl: 'your role cannot start crawls: ask an owner or admin for crawl permission',
   'create-site': 'only owners, admins and API keys without a site scope can register sites',
   admin: 'only owners and admins can do this',
+  publish: 'only owners, admins and API keys without a site scope can manage status pages',
 };
 
 export function requirePermission(p: Principal, permission: Permission): void {

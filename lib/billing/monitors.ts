@@ -5,8 +5,8 @@ import { queryRows } from '@/lib/db/rows';
 import { billingSettings, sites, uptimeMonitors } from '@/lib/db/schema';
 
 /**
- * The organization's uptime monitor allowance (spec "Limits": 2 per site, pooled across the
- * organization): `ALLOWANCE_MONITORS` times the sites it has, against every monitor it has
+ * The organization's uptime monitor allowance (spec "Limits": per site, pooled across the
+ * organization): `ALLOWANCE_MONITORS` (2 by default) times the sites it has, against every monitor it has
  * configured, paused ones included. Creating one past the pool needs overage on (lib/uptime), and
  * the projected bill charges what is past it (./service.ts). One read for both, so they agree.
  */

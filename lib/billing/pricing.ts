@@ -1,24 +1,45 @@
 /**
- * Overage list prices, in US cents, for what runs past the subscription with overage on. The spec
- * names no prices; these are this deployment's, kept in one table so the projected bill, the billing
- * page and any invoice export agree. Each price is per `per` units.
+ * The subscription and the overage list prices, in US cents, from the environment (PLAN_NAME,
+ * PLAN_PRICE_CENTS, PRICE_* in lib/config.ts; the README's configuration table has the defaults).
+ * The spec names no prices; these are the deployment's, read in one place so the billing page, the
+ * projected bill and the overage confirmation agree. Each overage price is per `per` units.
  */
-export const OVERAGE_PRICES = {
-  /** Each registered site beyond the included count, per billing period. */
-  extraSite: { unitPriceCents: 1000, per: 1, unit: 'site' },
-  /** Pages crawled beyond a site's monthly allowance. */
-  pagesCrawled: { unitPriceCents: 100, per: 1000, unit: '1000 pages crawled' },
-  /** Pages rendered (accessibility) beyond a site's monthly allowance; a browser render costs more. */
-  pagesRendered: { unitPriceCents: 500, per: 1000, unit: '1000 pages rendered' },
-  /** Uptime monitors beyond the organization's pooled allowance. */
-  extraMonitor: { unitPriceCents: 200, per: 1, unit: 'monitor' },
-} as const;
+import { config } from '@/lib/config';
 
-export type PriceKey = keyof typeof OVERAGE_PRICES;
+export type PriceKey = 'extraSite' | 'pagesCrawled' | 'pagesRendered' | 'extraMonitor';
+
+export interface OveragePrice {
+  unitPriceCents: number;
+  per: number;
+  unit: string;
+}
+
+export function overagePrices(): Record<PriceKey, OveragePrice> {
+  const c = config();
+  return {
+    /** Each registered site beyond the included count, per billing period. */
+    extraSite: { unitPriceCents: c.PRICE_EXTRA_SITE_CENTS, per: 1, unit: 'site' },
+    /** Pages crawled beyond a site's monthly allowance. */
+    pagesCrawled: { unitPriceCents: c.PRICE_1000_PAGES_CRAWLED_CENTS, per: 1000, unit: '1000 pages crawled' },
+    /** Pages rendered (accessibility) beyond a site's monthly allowance; a browser render costs more. */
+    pagesRendered: {
+      unitPriceCents: c.PRICE_1000_PAGES_RENDERED_CENTS,
+      per: 1000,
+      unit: '1000 pages rendered',
+    },
+    /** Uptime monitors beyond the organization's pooled allowance. */
+    extraMonitor: { unitPriceCents: c.PRICE_EXTRA_MONITOR_CENTS, per: 1, unit: 'monitor' },
+  };
+}
+
+/** The subscription: its name and monthly price. */
+export function plan(): { name: string; priceCents: number } {
+  const c = config();
+  return { name: c.PLAN_NAME, priceCents: c.PLAN_PRICE_CENTS };
+}
 
 /** The charge for `quantity` units, rounded up to the cent (a partial thousand pages is charged pro rata). */
-export function priceOf(key: PriceKey, quantity: number): number {
-  const price = OVERAGE_PRICES[key];
+export function priceOf(price: OveragePrice, quantity: number): number {
   return Math.ceil((quantity * price.unitPriceCents) / price.per);
 }
 

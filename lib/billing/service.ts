@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db/client';
 import { appPauses, sites, usageLedger } from '@/lib/db/schema';
 import { monitorPool, monitorsHeldAtAllowance } from './monitors';
 import { billingPeriod } from './period';
-import { OVERAGE_PRICES, overAllowance, type PriceKey, priceOf } from './pricing';
+import { overAllowance, overagePrices, type PriceKey, plan, priceOf } from './pricing';
 import { includedSites, overageState, setOverage } from './settings';
 
 export type PausedApp = { siteId: string; hostname: string; app: 'crawl' | 'a11y'; pausedAt: number };
@@ -24,6 +24,11 @@ export type BillLine = {
   amountCents: number;
 };
 
+export type BillItem = BillLine['item'];
+
+/** What overage charges for each item, per `per` units of `unit`: the price list the page shows. */
+export type OverageListPrice = { item: BillItem; unit: string; unitPriceCents: number; per: number };
+
 export type Billing = {
   overageEnabled: boolean;
   /** Some site's crawl (or accessibility scan) is paused at its allowance for the rest of the period. */
@@ -36,13 +41,42 @@ export type Billing = {
    * is on, a monitor is deleted or a site added. 0 with overage on.
    */
   monitorsHeld: number;
+  /** The subscription: its plan, monthly price and what it includes. */
+  subscription: {
+    plan: string;
+    priceCents: number;
+    includedSites: number;
+    allowances: { pagesCrawled: number; pagesRendered: number; monitors: number };
+  };
+  /** The overage price list, whether overage is on or off. */
+  prices: OverageListPrice[];
   projected: {
     period: string;
     currency: 'USD';
     lines: BillLine[];
+    /** The overage lines' sum (0 with overage off). */
     totalCents: number;
+    subscriptionCents: number;
+    /** The subscription and the overage lines: the month's bill at its usage so far. */
+    billCents: number;
+    /** The same bill had overage the other setting: what turning it on (or off) would make it. */
+    ifSwitched: { overageEnabled: boolean; totalCents: number; billCents: number };
   };
 };
+
+const PRICE_ITEMS: readonly [PriceKey, BillItem][] = [
+  ['extraSite', 'extra-site'],
+  ['pagesCrawled', 'pages-crawled'],
+  ['pagesRendered', 'pages-rendered'],
+  ['extraMonitor', 'extra-monitors'],
+];
+
+/** Overage lines charged with overage on or off (off: nothing beyond the subscription, spec). */
+function billed(lines: BillLine[], overageEnabled: boolean, subscriptionCents: number) {
+  const charged = lines.map((line) => ({ ...line, amountCents: overageEnabled ? line.amountCents : 0 }));
+  const totalCents = charged.reduce((total, line) => total + line.amountCents, 0);
+  return { charged, totalCents, billCents: subscriptionCents + totalCents };
+}
 
 /**
  * The billing resource: the overage switch, which apps are paused at their allowance this period,
@@ -71,18 +105,40 @@ export async function getBilling(db: Db, tenantId: string, now = Date.now()): Pr
 
   const monitorsHeld = overageEnabled ? 0 : (await monitorsHeldAtAllowance(db, tenantId)).size;
   const lines = await projectedLines(db, tenantId, period);
-  const charged = lines.map((line) => ({ ...line, amountCents: overageEnabled ? line.amountCents : 0 }));
+  const c = config();
+  const subscription = plan();
+  const current = billed(lines, overageEnabled, subscription.priceCents);
+  const switched = billed(lines, !overageEnabled, subscription.priceCents);
+  const prices = overagePrices();
   return {
     overageEnabled,
     crawlPaused: pausedSites.some((p) => p.app === 'crawl'),
     a11yPaused: pausedSites.some((p) => p.app === 'a11y'),
     pausedSites,
     monitorsHeld,
+    subscription: {
+      plan: subscription.name,
+      priceCents: subscription.priceCents,
+      includedSites: includedSites(),
+      allowances: {
+        pagesCrawled: c.ALLOWANCE_PAGES_CRAWLED,
+        pagesRendered: c.ALLOWANCE_PAGES_RENDERED,
+        monitors: c.ALLOWANCE_MONITORS,
+      },
+    },
+    prices: PRICE_ITEMS.map(([key, item]) => ({ item, ...prices[key] })),
     projected: {
       period,
       currency: 'USD',
-      lines: charged,
-      totalCents: charged.reduce((total, line) => total + line.amountCents, 0),
+      lines: current.charged,
+      totalCents: current.totalCents,
+      subscriptionCents: subscription.priceCents,
+      billCents: current.billCents,
+      ifSwitched: {
+        overageEnabled: !overageEnabled,
+        totalCents: switched.totalCents,
+        billCents: switched.billCents,
+      },
     },
   };
 }
@@ -91,6 +147,7 @@ export async function getBilling(db: Db, tenantId: string, now = Date.now()): Pr
 async function projectedLines(db: Db, tenantId: string, period: string): Promise<BillLine[]> {
   const c = config();
   const included = includedSites();
+  const prices = overagePrices();
   const lines: BillLine[] = [];
   const line = (
     key: PriceKey,
@@ -104,10 +161,10 @@ async function projectedLines(db: Db, tenantId: string, period: string): Promise
     siteId: site?.siteId ?? null,
     hostname: site?.hostname ?? null,
     quantity,
-    unit: OVERAGE_PRICES[key].unit,
-    unitPriceCents: OVERAGE_PRICES[key].unitPriceCents,
-    per: OVERAGE_PRICES[key].per,
-    amountCents: priceOf(key, quantity),
+    unit: prices[key].unit,
+    unitPriceCents: prices[key].unitPriceCents,
+    per: prices[key].per,
+    amountCents: priceOf(prices[key], quantity),
   });
 
   // The oldest sites are the included ones; each later one is an extra site.

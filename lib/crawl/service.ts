@@ -1,3 +1,7 @@
+/**
+ * The routes' entry to the crawler: a manual crawl (defined here) and the read views (`views/`:
+ * reports, broken targets, pages, redirects, URL detail, run history).
+ */
 import { and, eq, isNull } from 'drizzle-orm';
 import { requirePermission } from '@/lib/auth/permissions';
 import type { Principal } from '@/lib/auth/principal';
@@ -6,9 +10,17 @@ import { sites } from '@/lib/db/schema';
 import { ConflictError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
 import { scheduleAfterManualCrawl } from '@/lib/sites/schedule';
-import type { CrawlEvents } from './events';
-import { getLiveState, type LiveCrawlState } from './live';
-import { startCrawl } from './run';
+import type { CrawlEvents } from './runs/events';
+import { startCrawl } from './runs/run';
+import { getLiveState, type LiveCrawlState } from './views/live';
+
+// What the routes also call, owned by the modules that hold it.
+export { listBrokenTargets } from './views/broken-targets';
+export { listRuns } from './views/history';
+export { listCrawledUrls } from './views/pages';
+export { listRedirects } from './views/redirects';
+export { getBrokenLinkReport, getSeoReport } from './views/report';
+export { getUrlDetail } from './views/url-detail';
 
 /** What a manual crawl may ask for; none at all is the default full scan. */
 export type TriggerCrawlInput = { chainA11y?: boolean } | undefined;

@@ -11,7 +11,11 @@ export const AUTH_SECRET_FILE = 'auth-secret';
 const MIN_SECRET_LENGTH = Math.ceil((AUTH_SECRET_BYTES * 4) / 3);
 const OWNER_ONLY = 0o600;
 
-let processSecret: string | undefined;
+// The generated secret of a process that keeps nothing on disk. On globalThis, not in this module:
+// Next loads a module once per bundle layer (route handlers, pages, instrumentation), and a session
+// signed with the route handlers' secret must verify on the pages (issue 24 item 11).
+const PROCESS_SECRET = Symbol.for('sitewatch.auth.processSecret');
+type SecretHolder = { [PROCESS_SECRET]?: string };
 
 /**
  * The key better-auth signs with. `BETTER_AUTH_SECRET` wins. Otherwise it is generated on first boot
@@ -24,8 +28,9 @@ export function authSecret(c: Config): string {
   if (c.BETTER_AUTH_SECRET) return c.BETTER_AUTH_SECRET;
   const folder = dataFolder(c);
   if (!folder) {
-    processSecret ??= newSecret();
-    return processSecret;
+    const holder = globalThis as SecretHolder;
+    holder[PROCESS_SECRET] ??= newSecret();
+    return holder[PROCESS_SECRET];
   }
   return loadOrCreateSecret(path.join(folder, AUTH_SECRET_FILE));
 }
@@ -38,9 +43,9 @@ export function dataFolder(c: Pick<Config, 'NODE_ENV' | 'PGLITE_DIR'>): string |
 
 /** Reads the secret file, creating it first when missing; two processes starting at once agree on one. */
 export function loadOrCreateSecret(file: string): string {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const existing = readSecret(file);
   if (existing !== null) return existing;
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   // Written whole under a temporary name, then linked into place: the link fails if another process
   // won the race, and a crash never leaves a half-written secret behind.
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
@@ -57,7 +62,27 @@ export function loadOrCreateSecret(file: string): string {
   return created;
 }
 
+// The secret files read, by path, with the file's identity when read: every seal and unseal asks
+// for the secret (lib/crypto/secrets.ts), and reading the file each time cost 40 to 60 µs where a
+// stat costs 10. The file is read again whenever it changed (replaced, rewritten, its mode loosened).
+// On globalThis for the same reason as the process secret.
+const SECRET_FILES = Symbol.for('sitewatch.auth.secretFiles');
+type FileHolder = { [SECRET_FILES]?: Map<string, { stamp: string; text: string }> };
+
 function readSecret(file: string): string | null {
+  let stamp: string;
+  try {
+    const stat = statSync(file);
+    stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.mode}`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const holder = globalThis as FileHolder;
+  holder[SECRET_FILES] ??= new Map();
+  const read = holder[SECRET_FILES];
+  const known = read.get(file);
+  if (known?.stamp === stamp) return known.text;
   let text: string;
   try {
     text = readFileSync(file, 'utf8').trim();
@@ -72,6 +97,7 @@ function readSecret(file: string): string | null {
   }
   // A copy restored with looser permissions is tightened rather than trusted as it is.
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, OWNER_ONLY);
+  else read.set(file, { stamp, text });
   return text;
 }
 

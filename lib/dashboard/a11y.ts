@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { runs } from '@/lib/db/schema';
@@ -14,9 +14,9 @@ export interface A11yTrendPoint {
 
 /**
  * The accessibility score of a site's recent runs that scanned, oldest first: the Accessibility
- * tab's trend. The stored `a11y_score` is the one source (the report service keeps the latest run's
- * in step with suppressions and excludePaths); a run that did not scan has none and is left out,
- * whatever its kind.
+ * tab's trend. Each run's score as it finished (`a11y_scan_score`): a later suppression changes the
+ * latest report, not the history of earlier scans. A run stored before that column existed falls
+ * back to `a11y_score`; a run that did not scan has neither and is left out, whatever its kind.
  */
 export async function a11yScoreTrend(
   db: Db,
@@ -26,7 +26,12 @@ export async function a11yScoreTrend(
 ): Promise<A11yTrendPoint[]> {
   const site = await getVisibleSite(db, principal, siteId);
   const rows = await db
-    .select({ runId: runs.id, startedAt: runs.started_at, kind: runs.kind, score: runs.a11y_score })
+    .select({
+      runId: runs.id,
+      startedAt: runs.started_at,
+      kind: runs.kind,
+      score: sql<number | null>`coalesce(${runs.a11y_scan_score}, ${runs.a11y_score})`,
+    })
     .from(runs)
     .where(and(eq(runs.tenant_id, principal.tenantId), eq(runs.site_id, site.id), isNotNull(runs.a11y_score)))
     .orderBy(desc(runs.started_at))

@@ -10,6 +10,18 @@ import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
 import { requireDashboard } from './session';
 
+// The crawl's read views the report pages and downloads show.
+export {
+  getUrlDetail,
+  listBrokenTargets,
+  listCrawledUrls,
+  listRedirects,
+  listRuns,
+} from '@/lib/crawl/service';
+// The CSV downloads read every matching row, past the API's page size.
+export { matchingBrokenTargets } from '@/lib/crawl/views/broken-targets';
+export { MAX_PAGES_PAGE } from '@/lib/crawl/views/pages';
+
 /**
  * What a report page shows: the data, or why there is none (no crawl yet, the app is off, the run's
  * URLs are no longer stored), or a query the service refused (a stale cursor). Anything else is a

@@ -5,12 +5,44 @@ import { getVisibleSite } from '@/lib/sites/access';
 import { runIdFromSearch, type SearchParams } from './crawl';
 import { type DashboardContext, isCompleteContext, loadDashboardContext } from './session';
 
-/** One CSV field (RFC 4180 quoting); a leading =, +, - or @ is defused so spreadsheets never run it. */
+/*
+ * CSV that no spreadsheet runs (OWASP, "CSV Injection"). Exports hold text strangers wrote (link text,
+ * titles, URLs of any site crawled), and a spreadsheet treats a cell starting with =, +, -, @, tab or
+ * carriage return as a formula. Quoting every cell is not enough on its own: a spreadsheet set to split
+ * on `;` (most of Europe) or tabs, or a tool that splits on `,` without honouring quotes, starts a new
+ * cell in the middle of the text (`text;=HYPERLINK(...)`), and may strip the whitespace or a quote
+ * mark in front of the `=`. So the start of the value and of every part after a separator (`,`, `;`,
+ * tab, a line break) whose first character past whitespace and quote marks is a formula trigger gets
+ * a `'` in front, which every spreadsheet reads as "text". The full-width forms (＝＋－＠) are
+ * included: some spreadsheets fold them into their ASCII forms when reading.
+ *
+ * The cost is that such text reads with a `'` added where it was (`a,'-b` in a URL): the data is
+ * shown, never run. Numbers the service wrote itself (a JavaScript number, such as a count or a status
+ * code) cannot be a formula and are left as they are.
+ */
+const SEPARATORS = new Set([',', ';', '\t', '\r', '\n']);
+/** A formula trigger, past any whitespace and quote marks, at the position it is tried at (sticky). */
+const FORMULA_START = /[\s"']*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/y;
+
+/** Text with each part a spreadsheet could read as a formula defused (see above). */
+export function neutralizeFormulas(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (i === 0 || SEPARATORS.has(text[i - 1] as string)) {
+      FORMULA_START.lastIndex = i;
+      if (FORMULA_START.test(text)) out += "'";
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+/** One CSV field: always quoted (RFC 4180, `"` doubled), its text defused so no spreadsheet runs it. */
 export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (value === null || value === undefined) return '""';
+  const text =
+    typeof value === 'number' && Number.isFinite(value) ? String(value) : neutralizeFormulas(String(value));
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 export const csvLine = (cells: readonly unknown[]) => `${cells.map(csvCell).join(',')}\r\n`;

@@ -30,6 +30,15 @@ type SyncFacts = {
 };
 
 /**
+ * Whether this server can sync field data at all (it has a CrUX API key). The Performance app is on
+ * by default (spec: Apps), so without a key every form and list says the app is inactive rather
+ * than showing it as simply "on".
+ */
+export function fieldDataConfigured(): boolean {
+  return Boolean(config().CRUX_API_KEY);
+}
+
+/**
  * The Performance tab's view of a visible site: the app off, never synced, no data in Chrome's
  * dataset, or the report of every device from the service the API answers with
  * (GET /v1/sites/{id}/fielddata), so the page and the API cannot disagree.
@@ -46,7 +55,7 @@ export async function performanceView(
     .from(fieldDataSyncs)
     .where(and(eq(fieldDataSyncs.tenant_id, site.tenant_id), eq(fieldDataSyncs.site_id, site.id)));
   const facts: SyncFacts = {
-    configured: Boolean(config().CRUX_API_KEY),
+    configured: fieldDataConfigured(),
     origin: sync?.origin ?? null,
     lastError: sync?.lastError ?? null,
   };

@@ -9,6 +9,10 @@ import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
 import { requireDashboard } from './session';
 
+// How the pages show a site (the API's resource) and which months its monthly report offers.
+export { defaultReportMonth, reportMonthChoices } from '@/lib/reports/monthly';
+export { siteResource } from '@/lib/sites/resource';
+
 /**
  * The site a dashboard page is about, or the 404 page: an invisible site and an unknown one look the
  * same, as they do through the API. Cached per request for the site layout and its pages.

@@ -1,8 +1,15 @@
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
+import { config } from '@/lib/config';
 import { isUuid } from '@/lib/db/uuid';
 import { NotFoundError } from '@/lib/errors';
 import { getMonitor } from '@/lib/uptime/monitors';
+
+export { probeLocations } from '@/lib/uptime/probers';
+
+/** Uptime monitors per site in the organization's pooled allowance, as configured (ALLOWANCE_MONITORS). */
+export const monitorsPerSite = (): number => config().ALLOWANCE_MONITORS;
+
 import { listMonitorOverviews, type MonitorOverview } from '@/lib/uptime/overview';
 import type { MonitorResource } from '@/lib/uptime/resource';
 import { requireDashboard } from './session';

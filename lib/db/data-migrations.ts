@@ -43,15 +43,16 @@ async function sealWebhookUrls(db: Db): Promise<void> {
   }
 
   for (;;) {
-    const monitors = await queryRows<{ id: string; tenant_id: string; alert_webhooks: string }>(
+    // alert_webhooks is jsonb by the time this runs (data migrations follow every schema migration).
+    const monitors = await queryRows<{ id: string; tenant_id: string; alert_webhooks: unknown }>(
       db,
       sql`select id, tenant_id, alert_webhooks from uptime_monitors
-          where alert_webhooks like '%"url"%' limit ${BATCH}`,
+          where jsonb_path_exists(alert_webhooks, '$[*].url') limit ${BATCH}`,
     );
     for (const m of monitors) {
-      const sealed = sealPlainWebhooks(JSON.parse(m.alert_webhooks), m.tenant_id).value;
+      const sealed = sealPlainWebhooks(m.alert_webhooks, m.tenant_id).value;
       await db.execute(
-        sql`update uptime_monitors set alert_webhooks = ${JSON.stringify(sealed)} where id = ${m.id}`,
+        sql`update uptime_monitors set alert_webhooks = ${JSON.stringify(sealed)}::jsonb where id = ${m.id}`,
       );
     }
     if (monitors.length < BATCH) break;
@@ -104,8 +105,7 @@ export async function applyDataMigrations(db: Db, now = Date.now()): Promise<str
   const applied: string[] = [];
   for (const migration of DATA_MIGRATIONS) {
     if (done.has(migration.name)) continue;
-    const ran = await db.transaction(async (txn) => {
-      const tx = txn as unknown as Db;
+    const ran = await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(7419003)`);
       const [already] = await tx
         .select({ name: dataMigrations.name })

@@ -233,10 +233,11 @@ function applyParsers<T>(
   result.fields.forEach((field, column) => {
     const parse = parsers[field.dataTypeID];
     if (!parse) return;
-    for (const row of result.rows as unknown as Record<string | number, unknown>[]) {
+    for (const row of result.rows) {
+      // A row is an object or, in array mode, an array: either is read and written by key.
       const key = rowMode === 'array' ? column : field.name;
-      const value = row[key];
-      if (typeof value === 'string') row[key] = parse(value, field.dataTypeID);
+      const value: unknown = Reflect.get(row as object, key);
+      if (typeof value === 'string') Reflect.set(row as object, key, parse(value, field.dataTypeID));
     }
   });
 }

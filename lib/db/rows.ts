@@ -3,8 +3,9 @@ import type { Db } from './client';
 
 /**
  * Rows of a raw SQL statement. Every driver (PGlite, node-postgres, Neon) answers `db.execute` with a
- * result carrying `rows`; drizzle's shared type does not say so, hence the one cast here.
+ * result carrying `rows`; drizzle's shared type leaves the result `unknown`, hence the one cast here.
  */
 export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
 }

@@ -1,5 +1,8 @@
-/** A file sent with a message (the monthly report's PDF). */
-export type MailAttachment = { filename: string; content: Buffer; contentType: string };
+/**
+ * A file sent with a message (the monthly report's PDF), or an image the HTML shows inline as
+ * `cid:<contentId>` (the organization's logo).
+ */
+export type MailAttachment = { filename: string; content: Buffer; contentType: string; contentId?: string };
 
 export type MailMessage = {
   to: string;
@@ -7,6 +10,11 @@ export type MailMessage = {
   text: string;
   html?: string;
   attachments?: MailAttachment[];
+  /**
+   * Headers beyond the provider's own: a notification's List-Unsubscribe and List-Unsubscribe-Post
+   * (RFC 8058). Sent through Resend's `headers` and kept with the stored copy.
+   */
+  headers?: Record<string, string>;
   /**
    * A value only the recipient may see (a sign-in code): it is sent, and printed on the local outbox's
    * log line, but the stored copy of the message carries REDACTED in its place.
@@ -49,6 +57,30 @@ export function redactedCopy(message: MailMessage): Omit<MailMessage, 'secret'> 
     text: redact(rest.text),
     ...(rest.html === undefined ? {} : { html: redact(rest.html) }),
   };
+}
+
+/**
+ * The one mail an address outside an organization gets before it confirmed. Its subject asks; its
+ * link opens a page that confirms with a button (a GET confirms nothing: mail scanners open links).
+ * The organization's name is the caller's (already made mail-safe); it is escaped here.
+ */
+export function addressConfirmationMessage(input: {
+  to: string;
+  organizationName: string;
+  confirmUrl: string;
+  expiresAt: number;
+}): MailMessage {
+  const subject = `Please confirm: notifications from ${input.organizationName} on Sitewatch`;
+  const expires = `${new Date(input.expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const what = `An owner or admin of the Sitewatch organization "${input.organizationName}" added this address to receive its website monitoring notifications (alerts and reports).`;
+  const nothing = 'Nothing is sent to this address unless you confirm.';
+  const ignore = `If you do not know them or do not want these mails, ignore this message: the link expires on ${expires}.`;
+  const text = `${what}\n\n${nothing} To confirm, open this page and press Confirm:\n${input.confirmUrl}\n\n${ignore}`;
+  const html = layout(
+    subject,
+    `<p>${escapeHtml(what)}</p><p>${escapeHtml(nothing)}</p><p><a href="${escapeHtml(input.confirmUrl)}">Review and confirm</a></p><p style="color:#555;font-size:13px">${escapeHtml(ignore)}</p>`,
+  );
+  return { to: input.to, subject, text, html };
 }
 
 export function invitationMessage(input: {

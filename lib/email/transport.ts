@@ -26,6 +26,25 @@ export interface SendMailOptions {
   idempotencyKey?: string;
 }
 
+/** A header value on one line: a CR or LF in a subject would start a header of its own. */
+const oneLine = (value: string) => value.replace(/[\r\n\u2028\u2029]+/g, ' ');
+
+/** The message with its recipient, subject and extra headers each kept to one line. */
+function headerSafe(message: MailMessage): MailMessage {
+  return {
+    ...message,
+    to: oneLine(message.to),
+    subject: oneLine(message.subject),
+    ...(message.headers
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(message.headers).map(([name, value]) => [oneLine(name), oneLine(value)]),
+          ),
+        }
+      : {}),
+  };
+}
+
 /**
  * Sends one message: through Resend when RESEND_API_KEY is set, otherwise into the local outbox
  * (stored in the database and printed to the server log) so the product works with no provider.
@@ -37,9 +56,12 @@ export async function sendMail(
   options: SendMailOptions = {},
 ): Promise<{ id: string }> {
   const c = config();
-  const { attachments = [], ...copy } = redactedCopy(message);
+  const safe = headerSafe(message);
+  const { attachments = [], ...copy } = redactedCopy(safe);
   // The stored copy names each attachment with its size after the text, never its bytes.
-  const files = attachments.map((a) => `${a.filename} (${a.contentType}, ${a.content.length} bytes)`);
+  const files = attachments.map(
+    (a) => `${a.filename} (${a.contentType}, ${a.content.length} bytes${a.contentId ? ', inline' : ''})`,
+  );
   const stored =
     files.length === 0 ? copy : { ...copy, text: `${copy.text}\n\nAttached: ${files.join(', ')}` };
   if (!c.RESEND_API_KEY) {
@@ -48,6 +70,7 @@ export async function sendMail(
       .values({
         ...stored,
         html: stored.html ?? null,
+        headers: stored.headers ?? null,
         transport: 'outbox',
         created_at: Date.now(),
       })
@@ -55,7 +78,7 @@ export async function sendMail(
     // The log line is how a self-hoster without a mail provider reads a sign-in code: it keeps it.
     const attached = files.map((f) => ` attachment="${f}"`).join('');
     console.log(
-      `mail to=${message.to} subject="${message.subject.replace(/"/g, "'")}"${attached}\n${message.text}`,
+      `mail to=${safe.to} subject="${safe.subject.replace(/"/g, "'")}"${attached}\n${message.text}`,
     );
     return { id: row!.id };
   }
@@ -71,10 +94,11 @@ export async function sendMail(
     },
     body: JSON.stringify({
       from: c.MAIL_FROM,
-      to: [message.to],
-      subject: message.subject,
+      to: [safe.to],
+      subject: safe.subject,
       text: message.text,
       html: message.html,
+      ...(safe.headers ? { headers: safe.headers } : {}),
       // Resend's documented attachment: the file's name and its content in base64.
       ...(attachments.length > 0
         ? {
@@ -82,6 +106,8 @@ export async function sendMail(
               filename: a.filename,
               content: a.content.toString('base64'),
               content_type: a.contentType,
+              // An inline image: the HTML shows it as cid:<content_id>.
+              ...(a.contentId ? { content_id: a.contentId } : {}),
             })),
           }
         : {}),
@@ -104,6 +130,7 @@ export async function sendMail(
   await db.insert(mailMessages).values({
     ...stored,
     html: stored.html ?? null,
+    headers: stored.headers ?? null,
     transport: 'resend',
     provider_id: id,
     created_at: Date.now(),

@@ -26,8 +26,12 @@ export interface FieldDataReport {
 }
 
 export const PERFORMANCE_OFF = 'the Performance app is not enabled for this site';
+/**
+ * The Performance app is on by default (spec: Apps) whether or not the server can sync: without a
+ * key the answer says the app is inactive and how it is enabled, not only that nothing was synced.
+ */
 export const NOT_CONFIGURED =
-  'field data is not configured on this server (CRUX_API_KEY is not set), so no data has been synced';
+  'field data is not configured on this server (CRUX_API_KEY is not set), so no data has been synced: the Performance app stays inactive until whoever runs the server sets CRUX_API_KEY to a Google Cloud API key with the Chrome UX Report API enabled';
 
 /**
  * The report of one form factor, from the stored windows. 404s, each saying why: the site is not

@@ -79,8 +79,7 @@ export async function syncFieldData(
   const latest = all?.kind === 'ok' ? all.windows.at(-1) : undefined;
   const verdict = latest ? verdictOf(latest) : null;
 
-  return db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  return db.transaction(async (tx) => {
     const [state] = await tx
       .select()
       .from(fieldDataSyncs)

@@ -3,6 +3,7 @@ import { ORG_LIMIT_KIND, organizationLimitFor } from '@/lib/auth/org-limit';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { limitRequests, members } from '@/lib/db/schema';
+import { isUniqueViolation } from '@/lib/db/unique';
 import { ConflictError, InvalidError } from '@/lib/errors';
 
 /*
@@ -44,17 +45,6 @@ const toView = (row: LimitRequestRow) => ({
   decidedAt: row.decided_at,
 });
 
-/** node-postgres and PGlite both report SQLSTATE 23505; drizzle wraps the driver error in `cause`. */
-function isPendingDuplicate(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
-    if (code === '23505' && (constraint === PENDING_INDEX || String(message).includes(PENDING_INDEX))) {
-      return true;
-    }
-  }
-  return false;
-}
-
 function requireUser(principal: Principal): string {
   // The pipeline's session-only gate guarantees a user; the check keeps the type honest.
   if (!principal.userId) throw new Error('limit requests need a signed-in user');
@@ -89,7 +79,7 @@ export async function createLimitRequest(
     if (!row) throw new Error('limit request insert returned no row');
     return { request: toView(row) };
   } catch (error) {
-    if (isPendingDuplicate(error)) {
+    if (isUniqueViolation(error, PENDING_INDEX)) {
       throw new ConflictError('a request to raise this limit is already pending: wait for it to be decided');
     }
     throw error;

@@ -4,6 +4,7 @@ import type { Db } from '@/lib/db/client';
 import { memberAccess, memberSiteGrants, members, organizations, users } from '@/lib/db/schema';
 import { ConflictError, ForbiddenError, NotFoundError } from '@/lib/errors';
 import { assertOrganizationSites } from '@/lib/keys/site-scope';
+import { offerAlerts } from '@/lib/orgs/alert-offers';
 
 /*
  * Members of one organization and what each may see. better-auth owns the member rows (invitations,
@@ -22,7 +23,7 @@ import { assertOrganizationSites } from '@/lib/keys/site-scope';
 
 const MEMBER_NOT_FOUND = 'member not found';
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type MemberRow = { id: string; role: Role };
+type MemberRow = { id: string; userId: string; role: Role };
 
 /** A member as the organization's owners and admins see them. */
 export interface MemberView {
@@ -98,11 +99,11 @@ async function lockOrganization(tx: Tx, tenantId: string): Promise<void> {
 
 async function findMember(tx: Tx, tenantId: string, memberId: string): Promise<MemberRow> {
   const [row] = await tx
-    .select({ id: members.id, role: members.role })
+    .select({ id: members.id, userId: members.userId, role: members.role })
     .from(members)
     .where(and(eq(members.id, memberId), eq(members.organizationId, tenantId)));
   if (!row) throw new NotFoundError(MEMBER_NOT_FOUND);
-  return { id: row.id, role: row.role as Role };
+  return { id: row.id, userId: row.userId, role: row.role as Role };
 }
 
 /**
@@ -162,6 +163,8 @@ export async function changeMemberRole(
     if (isAdminRole(role) && !isAdminRole(target.role)) {
       await dropSiteAccess(tx, principal.tenantId, target.id);
     }
+    // A new owner or admin is offered the organization's alerts (not added: they choose).
+    if (isAdminRole(role)) await offerAlerts(tx, principal.tenantId, target.userId);
   });
   const view = (await listMembers(db, principal.tenantId)).find((m) => m.id === memberId);
   if (!view) throw new NotFoundError(MEMBER_NOT_FOUND);

@@ -1,6 +1,8 @@
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
+import { config } from '@/lib/config';
 import { BlockedAddressError } from './errors';
+import { privatelyAllowed } from './private-networks';
 
 /**
  * True only for globally routable unicast addresses. Loopback, private, link-local (cloud
@@ -14,12 +16,20 @@ export function isPublicAddress(address: string): boolean {
 }
 
 /**
- * The addresses of `hostname`'s DNS answer a connection may use: the public ones. Throws
+ * Whether a connection made for `hostname` may go to `address`: a public one, or one the operator
+ * let through with PRIVATE_NETWORKS (lib/net/private-networks.ts). The rule every connector applies.
+ */
+export function isReachableAddress(address: string, hostname = address): boolean {
+  return isPublicAddress(address) || privatelyAllowed(config().privateNetworks, address, hostname);
+}
+
+/**
+ * The addresses of `hostname`'s DNS answer a connection may use (`isReachableAddress`). Throws
  * `BlockedAddressError` (naming the first address) when there are none. The one rule every
  * connector applies, the undici dispatchers and the browser's proxy alike.
  */
-export function publicAddressesOf(hostname: string, addresses: readonly LookupAddress[]): LookupAddress[] {
-  const allowed = addresses.filter((a) => isPublicAddress(a.address));
+export function reachableAddressesOf(hostname: string, addresses: readonly LookupAddress[]): LookupAddress[] {
+  const allowed = addresses.filter((a) => isReachableAddress(a.address, hostname));
   if (allowed.length === 0) throw new BlockedAddressError(hostname, addresses[0]?.address ?? hostname);
   return allowed;
 }
@@ -32,7 +42,7 @@ type LookupCallback = (
 
 /**
  * A drop-in for `dns.lookup` as node:net calls it, answering only with addresses that pass
- * `isPublicAddress`. Because the socket connects to exactly the address this returns, there is no
+ * `isReachableAddress`. Because the socket connects to exactly the address this returns, there is no
  * window between checking and connecting for a rebinding DNS server to exploit.
  */
 export function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
@@ -43,7 +53,7 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
     }
     let allowed: LookupAddress[];
     try {
-      allowed = publicAddressesOf(hostname, addresses);
+      allowed = reachableAddressesOf(hostname, addresses);
     } catch (blocked) {
       callback(blocked as NodeJS.ErrnoException, []);
       return;

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { Agent, buildConnector } from 'undici';
-import { guardedLookup, isPublicAddress } from './address';
+import { guardedLookup, isReachableAddress } from './address';
 import { BlockedAddressError } from './errors';
 
 /** Time allowed for TCP + TLS setup; the caller's overall deadline usually fires first. */
@@ -13,7 +13,7 @@ const KEEP_ALIVE_MS = 10_000;
  * the refusal to pass to its callback, or null.
  */
 export function refusedLiteral(hostname: string): BlockedAddressError | null {
-  return net.isIP(hostname) && !isPublicAddress(hostname)
+  return net.isIP(hostname) && !isReachableAddress(hostname)
     ? new BlockedAddressError(hostname, hostname)
     : null;
 }

@@ -1,3 +1,5 @@
+import { PRIVATE_NETWORKS_SETTING } from './private-networks';
+
 /**
  * Every failure that happens before a usable HTTP response, in a small closed set. Callers branch
  * on `code` (uptime incident causes, link-check verdicts, webhook retries) and show `detail`,
@@ -39,6 +41,12 @@ export class NetError extends Error {
   }
 }
 
+/**
+ * How every refused address is described, naming the one setting that could allow it, so an
+ * operator reading a run's reason or a log line knows what to change.
+ */
+export const NOT_PUBLIC_ADDRESS = `not a public internet address (the operator of a self-hosted server can allow private ranges with ${PRIVATE_NETWORKS_SETTING})`;
+
 /** Raised from inside the connector so undici surfaces it as the connection's error. */
 export class BlockedAddressError extends Error {
   readonly code = 'ESITEWATCH_BLOCKED';
@@ -47,9 +55,7 @@ export class BlockedAddressError extends Error {
     readonly address: string,
   ) {
     super(
-      address === host
-        ? `refused to connect to ${address}: not a public internet address`
-        : `refused to connect to ${host} (${address}): not a public internet address`,
+      `${address === host ? `refused to connect to ${address}` : `refused to connect to ${host} (${address})`}: ${NOT_PUBLIC_ADDRESS}`,
     );
     this.name = 'BlockedAddressError';
   }

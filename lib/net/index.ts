@@ -3,9 +3,15 @@
  * providers all call `httpRequest` (one hop) or `fetchFollowing` (redirects followed by hand);
  * the render pass's Chromium goes out through `BrowserProxy`. Module map: README.md.
  */
-export { isPublicAddress } from './address';
+export { isPublicAddress, isReachableAddress } from './address';
 export { closeDispatchers } from './dispatcher';
-export { NetError, type NetErrorCode } from './errors';
+export { NetError, type NetErrorCode, NOT_PUBLIC_ADDRESS } from './errors';
+export {
+  PRIVATE_NETWORKS_SETTING,
+  type PrivateNetworks,
+  parsePrivateNetworks,
+  privatelyAllowed,
+} from './private-networks';
 export {
   BrowserProxy,
   type ContextProxySettings,

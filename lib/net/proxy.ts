@@ -6,7 +6,7 @@
  * that a public name answers with 10.0.0.5, and redirect hops are not intercepted at all. Through
  * a proxy Chromium resolves nothing: every request, redirect hop, iframe, fetch and WebSocket
  * (Chromium tunnels `ws:` and `https:` alike with CONNECT) arrives here as a host and port. The
- * proxy resolves the host, keeps only the addresses `publicAddressesOf` allows (unless the
+ * proxy resolves the host, keeps only the addresses `reachableAddressesOf` allows (unless the
  * session allows private targets, as `ALLOW_PRIVATE_NETWORK` does for lib/net), and connects to
  * the address it checked: there is no second resolution for a rebinding DNS server to answer.
  *
@@ -36,8 +36,8 @@ import dns, { type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { publicAddressesOf } from './address';
-import { BlockedAddressError, toNetError } from './errors';
+import { reachableAddressesOf } from './address';
+import { BlockedAddressError, NOT_PUBLIC_ADDRESS, toNetError } from './errors';
 import { parseUrl } from './url';
 
 /**
@@ -214,7 +214,7 @@ export class BrowserProxy {
     const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
     const family = net.isIP(bare);
     const addresses = family ? [{ address: bare, family }] : await this.network.lookup(bare);
-    const usable = session.allowPrivate ? addresses : publicAddressesOf(bare, addresses);
+    const usable = session.allowPrivate ? addresses : reachableAddressesOf(bare, addresses);
     const first = usable[0];
     if (!first) throw Object.assign(new Error(`no address for ${bare}`), { code: 'ENOTFOUND' });
     return first.address;
@@ -405,8 +405,8 @@ function failureOf(err: unknown, hostname: string): ProxyFailure {
       refused: true,
       reason:
         err.address === err.host
-          ? `points at ${err.address}, not a public internet address`
-          : `resolves to ${err.address}, not a public internet address`,
+          ? `points at ${err.address}, ${NOT_PUBLIC_ADDRESS}`
+          : `resolves to ${err.address}, ${NOT_PUBLIC_ADDRESS}`,
     };
   }
   return { refused: false, reason: toNetError(err, hostname).detail };

@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { config } from '@/lib/config';
-import { isPublicAddress } from './address';
+import { isReachableAddress } from './address';
+import { isNamedHost, PRIVATE_NETWORKS_SETTING } from './private-networks';
 
 /**
  * Names that can only ever mean a machine on the operator's own network: `localhost` and its
@@ -8,6 +9,9 @@ import { isPublicAddress } from './address';
  * ICANN in 2024) and `.home.arpa` (RFC 8375).
  */
 const PRIVATE_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa'];
+
+/** Said with every refusal the operator of a self-hosted server could lift. */
+const OPERATOR_HINT = ` (the operator of a self-hosted server can allow private ranges and host names with ${PRIVATE_NETWORKS_SETTING})`;
 
 export interface TargetCheckOptions {
   /** Let loopback and private targets through. Defaults to `config().ALLOW_PRIVATE_NETWORK`. */
@@ -32,14 +36,16 @@ export function unreachableTargetReason(url: URL, options: TargetCheckOptions = 
   const host = url.hostname.replace(/\.$/, '').toLowerCase();
   const literal = host.startsWith('[') ? host.slice(1, -1) : host;
   if (ipaddr.isValid(literal)) {
-    if (isPublicAddress(literal)) return null;
-    return `must not point at a ${rangeName(literal)} address (${literal}): the service only reaches public hosts`;
+    if (isReachableAddress(literal)) return null;
+    return `must not point at a ${rangeName(literal)} address (${literal}): the service only reaches public hosts${OPERATOR_HINT}`;
   }
+  // A name the operator listed may be private by definition (intranet.local) or single-label.
+  if (isNamedHost(config().privateNetworks, host)) return null;
   const suffix = PRIVATE_SUFFIXES.find((s) => host === s || host.endsWith(`.${s}`));
   if (suffix)
-    return `must not point at a private host name (${host}): .${suffix} names only exist on local networks`;
+    return `must not point at a private host name (${host}): .${suffix} names only exist on local networks${OPERATOR_HINT}`;
   if (!host.includes('.')) {
-    return `must name a public host with a domain, such as ${host}.example.com, not a single-label name (${host})`;
+    return `must name a public host with a domain, such as ${host}.example.com, not a single-label name (${host})${OPERATOR_HINT}`;
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { config } from '@/lib/config';
 import { openWebhookUrl, sealWebhookUrl } from '@/lib/crypto/webhook-urls';
@@ -9,17 +10,28 @@ import {
   notificationAttempts,
   notificationDeliveries,
   notificationOutbox,
+  notificationReceivers,
   sites,
 } from '@/lib/db/schema';
 import type { MailAttachment } from '@/lib/email/templates';
 import { organizationName } from '@/lib/orgs/name';
-import { isNotificationKind, KIND_RECEIVERS, type NotificationKind } from './kinds';
+import { organizationLogoFile } from '@/lib/orgs/organization';
+import {
+  type AttemptResult,
+  afterAttempt,
+  HEALTHY,
+  HELD_BY_CIRCUIT_MAX_MS,
+  type ReceiverHealth,
+} from './breaker';
+import { mailConsent } from './consent';
+import type { Unsubscribe } from './formats/email';
+import { isNotificationKind, KIND_RECEIVERS, storedNotification, TOPIC_NAMES } from './kinds';
 import { buildMessage } from './message';
 import { resolveReceivers } from './receivers';
 import { DELIVERY_LEASE_MS, MAX_DELIVERY_ATTEMPTS, retryDelayMs } from './retry';
 import { type SendOutcome, sendToTarget, type Target } from './send';
 import { activeSecrets, signingSecrets } from './signing';
-import type { WebhookKind } from './webhook';
+import { elideUrlPath, type WebhookKind } from './webhook';
 
 /**
  * The delivery job's two halves, each safe to run from any number of workers at once:
@@ -36,14 +48,39 @@ import type { WebhookKind } from './webhook';
  *    message twice rather than miss an alert.
  *
  * A delivery is never sent again once recorded `sent`.
+ *
+ * Fairness (README, "Notifications": fair delivery). One tenant's receivers cannot hold the workers
+ * another tenant's alerts need:
+ * - the claim takes due deliveries round robin across tenants, and across receivers within a tenant
+ *   (each receiver's oldest first, then each tenant's next receiver), under caps held in Postgres
+ *   and checked under one advisory lock: a receiver has at most one delivery in flight, a tenant at
+ *   most `tenantInFlight` on the fast lane and `slowTenantInFlight` on the slow one;
+ * - receivers whose last send timed out or was slow (./breaker.ts `slow`) are served by a slow lane
+ *   of workers of their own, so the fast lane's workers only wait on receivers that answer;
+ * - a receiver that keeps failing has its circuit opened (./breaker.ts): its deliveries wait without
+ *   spending a worker, a half-open probe closes it again;
+ * - workers take one delivery at a time and claim the next as soon as they are free, and while any
+ *   send is in flight the idle ones keep looking for due work (new events included), so a delivery
+ *   queued behind a slow send is claimed within `pollMs`, not after it.
  */
 
 export interface DeliveryOptions {
   now?: () => number;
-  /** Deliveries claimed per batch. */
-  batchSize?: number;
-  /** Deliveries sent at once within a batch. */
-  concurrency?: number;
+  /** Fast-lane workers: deliveries sent at once to receivers that answer promptly. */
+  workers?: number;
+  /** Slow-lane workers: deliveries sent at once to receivers whose last send timed out or was slow. */
+  slowWorkers?: number;
+  /** A tenant's deliveries in flight at once on the fast lane. */
+  tenantInFlight?: number;
+  /** A tenant's deliveries in flight at once on the slow lane. */
+  slowTenantInFlight?: number;
+  /**
+   * Wall-clock time during which workers claim (the sends in flight then finish): bounds one call,
+   * which a hosted job runs as one step.
+   */
+  budgetMs?: number;
+  /** While a send is in flight, how often an idle worker looks for due work again. */
+  pollMs?: number;
   /** Override `ALLOW_PRIVATE_NETWORK` for the sends (tests of the refusal). */
   allowPrivate?: boolean;
   /**
@@ -64,23 +101,34 @@ export type AttachmentMaker = (
   event: typeof notificationOutbox.$inferSelect,
 ) => Promise<MailAttachment[]>;
 
-const DEFAULT_BATCH = 50;
-const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_WORKERS = 8;
+export const DEFAULT_SLOW_WORKERS = 2;
+export const DEFAULT_TENANT_IN_FLIGHT = 4;
+export const DEFAULT_SLOW_TENANT_IN_FLIGHT = 1;
+/** A receiver's deliveries in flight at once: one, so a slow receiver holds one worker at most. */
+export const RECEIVER_IN_FLIGHT = 1;
+export const DEFAULT_BUDGET_MS = 20_000;
+const DEFAULT_POLL_MS = 200;
 const EVENTS_PER_DISPATCH = 100;
+/** Events resolved by an idle worker at a time: the rest are left to the next look. */
+const EVENTS_PER_LOOK = 10;
+/** Serialises claims (pg_advisory_xact_lock), so the in-flight caps hold across workers and servers. */
+const CLAIM_LOCK = 0x5717_0001;
 
 /** One id per (event, receiver), the same on every attempt: Standard Webhooks' `msg_` style. */
 export function messageIdFor(eventId: string, receiverKey: string): string {
   return `msg_${createHash('sha256').update(`${eventId}\n${receiverKey}`).digest('base64url').slice(0, 27)}`;
 }
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
 /** Resolves pending events into deliveries. Resolves to how many events were dispatched. */
-export async function dispatchEvents(db: Db, options: Pick<DeliveryOptions, 'now'> = {}): Promise<number> {
+export async function dispatchEvents(
+  db: Db,
+  options: Pick<DeliveryOptions, 'now'> & { max?: number } = {},
+): Promise<number> {
   let dispatched = 0;
-  for (let i = 0; i < EVENTS_PER_DISPATCH; i++) {
+  for (let i = 0; i < (options.max ?? EVENTS_PER_DISPATCH); i++) {
     const now = options.now?.() ?? Date.now();
-    const done = await db.transaction(async (txn) => dispatchOne(txn as unknown as Db, now));
+    const done = await db.transaction(async (tx) => dispatchOne(tx, now));
     if (!done) break;
     dispatched++;
   }
@@ -149,22 +197,70 @@ async function dispatchOne(tx: Db, now: number): Promise<boolean> {
 
 type Claimed = typeof notificationDeliveries.$inferSelect;
 
-/** Claims up to `limit` due deliveries: pending ones whose time came, and `sending` ones whose worker died. */
-async function claim(db: Db, now: number, limit: number): Promise<Claimed[]> {
-  return db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+type Lane = 'fast' | 'slow';
+
+interface Caps {
+  tenantInFlight: number;
+  slowTenantInFlight: number;
+}
+
+/**
+ * Claims up to `limit` due deliveries of one lane: pending ones whose time came, and `sending` ones
+ * whose worker died, whose receiver's circuit is not open, whose receiver has nothing in flight and
+ * whose tenant is under its cap on the lane. Round robin: every tenant's first receiver before any
+ * tenant's second, each receiver's oldest delivery first.
+ */
+async function claim(db: Db, now: number, lane: Lane, limit: number, caps: Caps): Promise<Claimed[]> {
+  const tenantCap = lane === 'slow' ? caps.slowTenantInFlight : caps.tenantInFlight;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`);
     const rows = await queryRows<{ id: string; was_sending: boolean }>(
       tx,
-      sql`select id, state = 'sending' as was_sending from notification_deliveries
-          where (state = 'pending' and next_attempt_at <= ${now})
-             or (state = 'sending' and lease_until <= ${now})
-          order by coalesce(next_attempt_at, lease_until), id
-          limit ${limit}
-          for update skip locked`,
+      sql`with busy as (
+            select d.tenant_id, d.receiver_key, coalesce(r.slow, 0) as slow
+            from notification_deliveries d
+            left join notification_receivers r
+              on r.tenant_id = d.tenant_id and r.receiver_key = d.receiver_key
+            where d.state = 'sending' and d.lease_until > ${now}
+          ),
+          due as (
+            select distinct on (d.tenant_id, d.receiver_key)
+              d.id, d.tenant_id, d.receiver_key, coalesce(d.next_attempt_at, d.lease_until) as due_at
+            from notification_deliveries d
+            left join notification_receivers r
+              on r.tenant_id = d.tenant_id and r.receiver_key = d.receiver_key
+            where ((d.state = 'pending' and d.next_attempt_at <= ${now})
+                or (d.state = 'sending' and d.lease_until <= ${now}))
+              and (r.open_until is null or r.open_until <= ${now})
+              and coalesce(r.slow, 0) = ${lane === 'slow' ? 1 : 0}
+              and (select count(*) from busy b
+                   where b.tenant_id = d.tenant_id and b.receiver_key = d.receiver_key) < ${RECEIVER_IN_FLIGHT}
+            order by d.tenant_id, d.receiver_key, coalesce(d.next_attempt_at, d.lease_until), d.id
+          ),
+          ranked as (
+            select due.*, row_number() over (partition by due.tenant_id order by due.due_at, due.id) as turn
+            from due
+          )
+          select ranked.id from ranked
+          where ranked.turn + (select count(*) from busy b
+                               where b.tenant_id = ranked.tenant_id and b.slow = ${lane === 'slow' ? 1 : 0}) <= ${tenantCap}
+          order by ranked.turn, ranked.due_at, ranked.id
+          limit ${limit}`,
     );
     if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const interrupted = rows.filter((r) => r.was_sending).map((r) => r.id);
+    const locked = await queryRows<{ id: string; was_sending: boolean }>(
+      tx,
+      sql`select id, state = 'sending' as was_sending from notification_deliveries
+          where id in (${sql.join(
+            rows.map((r) => sql`${r.id}::uuid`),
+            sql`, `,
+          )})
+            and ((state = 'pending' and next_attempt_at <= ${now}) or (state = 'sending' and lease_until <= ${now}))
+          for update skip locked`,
+    );
+    if (locked.length === 0) return [];
+    const ids = locked.map((r) => r.id);
+    const interrupted = locked.filter((r) => r.was_sending).map((r) => r.id);
     if (interrupted.length > 0) {
       await tx
         .update(notificationAttempts)
@@ -199,10 +295,24 @@ async function claim(db: Db, now: number, limit: number): Promise<Claimed[]> {
   });
 }
 
+/**
+ * Fails the deliveries an open circuit has held for longer than HELD_BY_CIRCUIT_MAX_MS: an alert
+ * that old is news no longer, and the receiver has been failing all along.
+ */
+async function expireHeld(db: Db, now: number): Promise<void> {
+  await db.execute(sql`update notification_deliveries d
+    set state = 'failed', next_attempt_at = null, updated_at = ${now},
+        last_outcome = 'not sent: the receiver kept failing (its circuit stayed open) until the delivery was too old to send'
+    from notification_receivers r
+    where r.tenant_id = d.tenant_id and r.receiver_key = d.receiver_key
+      and r.open_until > ${now} and d.state = 'pending' and d.created_at < ${now - HELD_BY_CIRCUIT_MAX_MS}`);
+}
+
 /** What a batch needs to word its messages, read once per event, organization and site. */
 class Context {
   private readonly events = new Map<string, Promise<typeof notificationOutbox.$inferSelect | undefined>>();
   private readonly orgs = new Map<string, Promise<string>>();
+  private readonly logos = new Map<string, Promise<Awaited<ReturnType<typeof organizationLogoFile>>>>();
   private readonly sites = new Map<string, Promise<{ id: string; hostname: string } | null>>();
   private readonly secrets = new Map<string, Promise<string[]>>();
   private readonly files = new Map<string, Promise<Attachments>>();
@@ -226,6 +336,11 @@ class Context {
 
   organizationName(tenantId: string) {
     return memo(this.orgs, tenantId, () => organizationName(this.db, tenantId));
+  }
+
+  /** The organization's logo for its mails (read once per batch and organization). */
+  organizationLogo(tenantId: string) {
+    return memo(this.logos, tenantId, () => organizationLogoFile(this.db, tenantId));
   }
 
   site(tenantId: string, siteId: string | null) {
@@ -287,8 +402,25 @@ type Outcome = SendOutcome | { cancelled: string };
 
 type Attachments = { files: MailAttachment[] } | { failed: SendOutcome };
 
-/** Writes an attempt's outcome, if the delivery is still this worker's claim. */
-async function record(db: Db, delivery: Claimed, outcome: Outcome, now: number): Promise<Result> {
+/** A webhook's attempt as its receiver's health sees it (email addresses have none). */
+interface ReceiverAttempt {
+  channel: WebhookKind;
+  /** The URL with its path elided: all anyone is shown of it. */
+  label: string;
+  result: AttemptResult;
+}
+
+/**
+ * Writes an attempt's outcome, if the delivery is still this worker's claim, and with it the
+ * receiver's health (circuit breaker, lane) when the receiver was sent to.
+ */
+async function record(
+  db: Db,
+  delivery: Claimed,
+  outcome: Outcome,
+  now: number,
+  receiver?: ReceiverAttempt,
+): Promise<Result> {
   const attempt = delivery.attempts;
   let result: Result;
   let values: Partial<typeof notificationDeliveries.$inferInsert>;
@@ -320,8 +452,7 @@ async function record(db: Db, delivery: Claimed, outcome: Outcome, now: number):
     };
     attemptValues = { outcome: 'failed', status: outcome.status, detail: outcome.detail };
   }
-  await db.transaction(async (txn) => {
-    const tx = txn as unknown as Tx;
+  await db.transaction(async (tx) => {
     const updated = await tx
       .update(notificationDeliveries)
       .set({ ...values, lease_until: null, updated_at: now })
@@ -341,8 +472,57 @@ async function record(db: Db, delivery: Claimed, outcome: Outcome, now: number):
       .where(
         and(eq(notificationAttempts.delivery_id, delivery.id), eq(notificationAttempts.attempt, attempt)),
       );
+    if (receiver) await recordHealth(tx, delivery, receiver, outcome, now);
   });
   return result;
+}
+
+/** The receiver's circuit and lane after this attempt (./breaker.ts), read and written under a row lock. */
+async function recordHealth(
+  tx: Db,
+  delivery: Claimed,
+  receiver: ReceiverAttempt,
+  outcome: Outcome,
+  now: number,
+): Promise<void> {
+  const r = notificationReceivers;
+  const key = and(eq(r.tenant_id, delivery.tenant_id), eq(r.receiver_key, delivery.receiver_key));
+  // The row exists before it is locked, so two workers' first attempts cannot both insert it.
+  await tx
+    .insert(r)
+    .values({
+      tenant_id: delivery.tenant_id,
+      receiver_key: delivery.receiver_key,
+      channel: receiver.channel,
+      label: receiver.label,
+      updated_at: now,
+    })
+    .onConflictDoNothing();
+  const [row] = await tx.select().from(r).where(key).for('update');
+  const before: ReceiverHealth = row
+    ? {
+        consecutiveFailures: row.consecutive_failures,
+        opens: row.opens,
+        openedAt: row.opened_at,
+        openUntil: row.open_until,
+        slow: row.slow === 1,
+      }
+    : HEALTHY;
+  const after = afterAttempt(before, receiver.result, now);
+  const failed = 'ok' in outcome && !outcome.ok ? outcome.detail : null;
+  await tx
+    .update(r)
+    .set({
+      label: receiver.label,
+      consecutive_failures: after.consecutiveFailures,
+      opens: after.opens,
+      opened_at: after.openedAt,
+      open_until: after.openUntil,
+      slow: after.slow ? 1 : 0,
+      ...(failed === null ? { last_success_at: now } : { last_failure: failed, last_failure_at: now }),
+      updated_at: now,
+    })
+    .where(key);
 }
 
 type Result = 'sent' | 'retrying' | 'failed' | 'cancelled';
@@ -364,7 +544,10 @@ async function deliverOne(
     ctx.site(delivery.tenant_id, delivery.site_id),
     delivery.channel === 'http' ? ctx.signing(delivery.tenant_id) : Promise.resolve([]),
   ]);
-  const message = buildMessage(event.kind as NotificationKind, event.payload as Record<string, unknown>, {
+  const notification = storedNotification(event);
+  if (!notification)
+    return record(db, delivery, { cancelled: `not sent: unknown notification kind "${event.kind}"` }, now);
+  const message = buildMessage(notification.kind, notification.payload, {
     eventId: event.id,
     occurredAt: event.created_at,
     appUrl: config().appUrl,
@@ -372,7 +555,13 @@ async function deliverOne(
     site,
   });
   let target: Target;
+  let unsubscribe: Unsubscribe | undefined;
   if (delivery.channel === 'email') {
+    // Asked right before sending: an outside address that has not confirmed, or any address that
+    // unsubscribed meanwhile, gets nothing, and the delivery log says why.
+    const consent = await mailConsent(db, delivery.tenant_id, delivery.target, notification.kind, now);
+    if ('refused' in consent) return record(db, delivery, { cancelled: consent.refused }, now);
+    unsubscribe = { url: consent.unsubscribeUrl, topicName: TOPIC_NAMES[consent.topic] };
     target = { channel: 'email', address: delivery.target };
   } else {
     const url = openWebhookUrl(delivery.target, delivery.tenant_id);
@@ -389,15 +578,27 @@ async function deliverOne(
   }
   const attachments = delivery.channel === 'email' ? await ctx.attachments(event) : { files: [] };
   if ('failed' in attachments) return record(db, delivery, attachments.failed, now);
+  const started = performance.now();
   const outcome = await sendToTarget(db, target, message, {
     idempotencyKey: delivery.idempotency_key,
     signingSecrets: secrets,
     attachments: attachments.files,
+    ...(unsubscribe ? { unsubscribe } : {}),
+    ...(target.channel === 'email' ? { logo: await ctx.organizationLogo(delivery.tenant_id) } : {}),
     now,
     ...(options.allowPrivate === undefined ? {} : { allowPrivate: options.allowPrivate }),
   });
+  const elapsedMs = performance.now() - started;
   await options.afterSend?.({ id: delivery.id, idempotencyKey: delivery.idempotency_key });
-  return record(db, delivery, outcome, options.now?.() ?? Date.now());
+  const receiver: ReceiverAttempt | undefined =
+    target.channel === 'email'
+      ? undefined
+      : {
+          channel: target.channel,
+          label: elideUrlPath(target.url),
+          result: { accepted: outcome.ok, timedOut: !outcome.ok && outcome.timedOut === true, elapsedMs },
+        };
+  return record(db, delivery, outcome, options.now?.() ?? Date.now(), receiver);
 }
 
 export interface DeliveryTally {
@@ -407,33 +608,86 @@ export interface DeliveryTally {
   cancelled: number;
 }
 
-/** Claims and sends one batch of due deliveries. `claimed` 0 means nothing was due. */
+/**
+ * Claims and sends due deliveries with a pool of workers on two lanes (fast and slow), each worker
+ * one delivery at a time, until nothing is due and nothing is in flight, or `budgetMs` has passed
+ * (the sends in flight then finish). Idle workers resolve newly queued events as they look for
+ * work. `claimed` 0 means nothing was due.
+ */
 export async function deliverDue(
   db: Db,
   options: DeliveryOptions = {},
 ): Promise<DeliveryTally & { claimed: number }> {
-  const now = options.now?.() ?? Date.now();
-  const claimed = await claim(db, now, options.batchSize ?? DEFAULT_BATCH);
-  const tally: DeliveryTally = { sent: 0, retrying: 0, failed: 0, cancelled: 0 };
-  const ctx = new Context(db, now, options.attachments);
-  const queue = [...claimed];
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      tally[await deliverOne(db, ctx, next, options)]++;
+  const now = () => options.now?.() ?? Date.now();
+  const started = performance.now();
+  const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
+  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  const caps: Caps = {
+    tenantInFlight: options.tenantInFlight ?? DEFAULT_TENANT_IN_FLIGHT,
+    slowTenantInFlight: options.slowTenantInFlight ?? DEFAULT_SLOW_TENANT_IN_FLIGHT,
+  };
+  await expireHeld(db, now());
+  const tally = { claimed: 0, sent: 0, retrying: 0, failed: 0, cancelled: 0 };
+  const ctx = new Context(db, now(), options.attachments);
+  let inFlight = 0;
+  let crashed = false;
+  // While sends are in flight, idle workers look for work at most once per pollMs per lane (and
+  // resolve events at most once per pollMs), however many of them are idle.
+  const lastMiss: Record<Lane, number> = { fast: Number.NEGATIVE_INFINITY, slow: Number.NEGATIVE_INFINITY };
+  let lastDispatch = Number.NEGATIVE_INFINITY;
+  const worker = async (lane: Lane) => {
+    while (!crashed && performance.now() - started < budgetMs) {
+      if (inFlight > 0 && performance.now() - lastMiss[lane] < pollMs) {
+        await sleep(pollMs / 2);
+        continue;
+      }
+      const [delivery] = await claim(db, now(), lane, 1, caps);
+      if (delivery) {
+        tally.claimed++;
+        inFlight++;
+        try {
+          tally[await deliverOne(db, ctx, delivery, options)]++;
+        } catch (error) {
+          // A worker that throws stands for a process dying: the others stop claiming too.
+          crashed = true;
+          throw error;
+        } finally {
+          inFlight--;
+        }
+        continue;
+      }
+      // Nothing this lane may take now. Events queued meanwhile become deliveries here, not at the
+      // next invocation; and while anything is in flight (a slow receiver, a tenant at its cap),
+      // look again shortly rather than leave what comes due to wait for that send.
+      lastMiss[lane] = performance.now();
+      if (inFlight === 0 || performance.now() - lastDispatch >= pollMs) {
+        lastDispatch = performance.now();
+        if ((await dispatchEvents(db, { now: options.now, max: EVENTS_PER_LOOK })) > 0) continue;
+      }
+      if (inFlight === 0) return;
+      await sleep(pollMs);
     }
   };
-  await Promise.all(
-    Array.from({ length: Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, claimed.length) }, worker),
-  );
-  return { claimed: claimed.length, ...tally };
+  const lanes: Lane[] = [
+    ...Array<Lane>(options.workers ?? DEFAULT_WORKERS).fill('fast'),
+    ...Array<Lane>(options.slowWorkers ?? DEFAULT_SLOW_WORKERS).fill('slow'),
+  ];
+  const settled = await Promise.allSettled(lanes.map(worker));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
+  return tally;
 }
 
 /** Whether anything is due now: the job continues while it is. */
 export async function deliveriesDue(db: Db, now: number): Promise<boolean> {
   const rows = await queryRows(
     db,
-    sql`select 1 from notification_deliveries
-        where (state = 'pending' and next_attempt_at <= ${now}) or (state = 'sending' and lease_until <= ${now})
+    sql`select 1 from notification_deliveries d
+        where ((d.state = 'pending' and d.next_attempt_at <= ${now}) or (d.state = 'sending' and d.lease_until <= ${now}))
+          -- held by an open circuit: due when it half-opens, not before
+          and not exists (select 1 from notification_receivers r
+                          where r.tenant_id = d.tenant_id and r.receiver_key = d.receiver_key
+                            and r.open_until > ${now})
         union all
         select 1 from notification_outbox where state = 'pending' and next_attempt_at <= ${now}
         limit 1`,

@@ -1,4 +1,4 @@
-import type { StoredWebhook } from './stored-webhooks';
+import type { SealedWebhook } from '@/lib/crypto/webhook-urls';
 
 /**
  * What a notification is about: the `kind` a producer queues (`enqueueNotification`), which decides
@@ -73,6 +73,36 @@ export const KIND_RECEIVERS: Record<NotificationKind, KindReceivers> = {
   'stakeholder-report': { recipients: 'reportRecipients', webhooks: null, monitorTargets: false },
 };
 
+/**
+ * What a one-click unsubscribe stops (lib/notify/consent.ts): the kinds a person would think of as
+ * one kind of mail. `all` is what a test mail's link stops: everything from that organization.
+ */
+export const MAIL_TOPICS = ['uptime', 'crawl', 'search', 'performance', 'report', 'billing', 'all'] as const;
+export type MailTopic = (typeof MAIL_TOPICS)[number];
+
+export const KIND_TOPIC: Record<NotificationKind | 'test', MailTopic> = {
+  'uptime-down': 'uptime',
+  'uptime-recovered': 'uptime',
+  'certificate-expiring': 'uptime',
+  'crawl-summary': 'crawl',
+  'allowance-reached': 'billing',
+  'perf-regression': 'performance',
+  'search-traffic-drop': 'search',
+  'stakeholder-report': 'report',
+  test: 'all',
+};
+
+/** Each topic in words: "unsubscribed from uptime alerts". */
+export const TOPIC_NAMES: Record<MailTopic, string> = {
+  uptime: 'uptime alerts',
+  crawl: 'crawl summaries',
+  search: 'search traffic alerts',
+  performance: 'performance alerts',
+  report: 'monthly reports',
+  billing: 'billing notices',
+  all: 'all notifications',
+};
+
 /** `type` of the http webhook's body: dotted names, as the Standard Webhooks specification suggests. */
 export const HTTP_EVENT_TYPES: Record<NotificationKind | 'test', string> = {
   'uptime-down': 'uptime.down',
@@ -93,22 +123,32 @@ export interface MonitorPayload {
   monitorId: string;
   /** null shows the URL. */
   monitorName?: string | null;
-  url: string;
+  /** null for a heartbeat monitor, which has none. */
+  url: string | null;
   /** Delivered on top of whatever the settings resolve to (spec: Events rule 3). */
   alertEmails?: string[];
-  /** Sealed, as the monitor stores them (lib/notify/webhook.ts). */
-  alertWebhooks?: StoredWebhook[];
+  /** Sealed, as the monitor stores them (lib/notify/stored-webhooks.ts); delivery opens them. */
+  alertWebhooks?: SealedWebhook[];
 }
 
 export interface UptimeDownPayload extends MonitorPayload {
-  incidentId: string;
+  /** The incident's id (null only if its row could not be read back). */
+  incidentId: string | null;
   /** Epoch ms: the round that confirmed the outage. */
   downAt: number;
   cause?: string | null;
-  /** Regions that failed, e.g. ['eu', 'na']. */
+  /** Regions that failed, e.g. ['eu', 'na']; empty when the probes ran from one server (`probedFrom`). */
   failingRegions?: string[];
+  /** `regions`: the hosted regions probed it; `server`: this one server did (lib/uptime probeLocations). */
+  probedFrom?: 'regions' | 'server';
   /** A short reason, e.g. "connection refused", if the producer has one. */
   detail?: string | null;
+  /** `heartbeat`: a job's pings stopped (cause missed_heartbeat); absent for a probed monitor. */
+  monitorKind?: 'http' | 'heartbeat';
+  /** A heartbeat's latest ping (null: none yet), its period and grace. */
+  lastPingAt?: number | null;
+  periodSeconds?: number | null;
+  graceSeconds?: number | null;
 }
 
 export interface UptimeRecoveredPayload extends UptimeDownPayload {
@@ -133,6 +173,8 @@ export interface CrawlSummaryPayload {
   linksChecked: number;
   /** Distinct broken targets; null when the Broken Links app is off. */
   brokenCount: number | null;
+  /** Distinct crawled pages holding a broken link; null when the Broken Links app is off (absent before it was sent). */
+  pagesWithBroken?: number | null;
   internalBroken?: number;
   externalBroken?: number;
   /** 0-100; null when the SEO app did not run. */
@@ -149,6 +191,25 @@ export interface CrawlSummaryPayload {
   } | null;
   /** Pages a limit kept from the run, if any ("5000 pages: the max-pages cap"). */
   limitsHit?: string[];
+  /** Against the previous completed crawl; null for a failed crawl (absent before it was sent). */
+  changes?: CrawlSummaryChanges | null;
+}
+
+/**
+ * What changed since the previous completed crawl; a summary is only sent when something did
+ * (lib/crawl/runs/summary-notification.ts `hasChanges`).
+ */
+export interface CrawlSummaryChanges {
+  /** null: the site's first completed crawl, nothing to compare with. */
+  previousRunId: string | null;
+  /** Distinct broken targets this crawl found that the previous one did not, and the reverse. */
+  brokenNew: number;
+  brokenFixed: number;
+  /** SEO issues (check, page) new and fixed; 0 unless both crawls ran the SEO app. */
+  seoNew: number;
+  seoFixed: number;
+  /** The chained accessibility scan's score or violations differ from the previous scan's. */
+  a11yChanged: boolean;
 }
 
 export interface AllowanceReachedPayload {
@@ -174,6 +235,10 @@ export interface PerfRegressionPayload {
   previousPeriodEnd?: string | null;
   /** Each Core Web Vital over its bound: p75 before (last passing window) and after, and the bound. */
   failing: { metric: string; threshold: number; before: number | null; after: number }[];
+  /** For the http webhook's data: the verdict's flip and the two windows as the field data has them. */
+  verdict?: { before: 'pass'; after: 'fail' };
+  before?: object | null;
+  after?: object;
 }
 
 /** A week of search traffic, `YYYY-MM-DD` inclusive. */
@@ -200,4 +265,46 @@ export interface StakeholderReportPayload {
   hostname: string;
   /** YYYY-MM. */
   period: string;
+}
+
+// ---- a notification: a kind and its payload ------------------------------------------------------
+
+/** Each kind's payload. */
+export interface NotificationPayloads {
+  'uptime-down': UptimeDownPayload;
+  'uptime-recovered': UptimeRecoveredPayload;
+  'certificate-expiring': CertificateExpiringPayload;
+  'crawl-summary': CrawlSummaryPayload;
+  'allowance-reached': AllowanceReachedPayload;
+  'perf-regression': PerfRegressionPayload;
+  'search-traffic-drop': SearchTrafficDropPayload;
+  'stakeholder-report': StakeholderReportPayload;
+}
+
+/** A notification as a producer queues it, discriminated by its kind. */
+export type Notification = {
+  [K in NotificationKind]: { kind: K; payload: NotificationPayloads[K] };
+}[NotificationKind];
+
+/**
+ * A payload as the formats read it: one queued by an earlier release may lack a field added since,
+ * and is still delivered (the formats leave out what is missing). A test send has no payload.
+ */
+export type StoredPayloads = { [K in NotificationKind]: Partial<NotificationPayloads[K]> } & {
+  test: Record<string, never>;
+};
+
+/** A queued notification as the outbox row holds it, discriminated by its kind. */
+export type StoredNotification = {
+  [K in keyof StoredPayloads]: { kind: K; payload: StoredPayloads[K] };
+}[keyof StoredPayloads];
+
+/**
+ * An outbox row's kind and payload as the notification they are. The payload is the jsonb that
+ * `enqueueNotification` wrote from a `Notification` of that very kind, so it is taken as that kind's
+ * (fields may be missing, see StoredPayloads); null for a kind this release does not know.
+ */
+export function storedNotification(row: { kind: string; payload: unknown }): StoredNotification | null {
+  if (!isNotificationKind(row.kind)) return null;
+  return { kind: row.kind, payload: row.payload ?? {} } as StoredNotification;
 }

@@ -1,14 +1,10 @@
+import { mailOrganizationName } from '@/lib/orgs/name';
 import {
   type AllowanceReachedPayload,
-  type CertificateExpiringPayload,
   type CrawlSummaryPayload,
   HTTP_EVENT_TYPES,
   type NotificationKind,
-  type PerfRegressionPayload,
-  type SearchTrafficDropPayload,
-  type StakeholderReportPayload,
-  type UptimeDownPayload,
-  type UptimeRecoveredPayload,
+  type StoredPayloads,
 } from './kinds';
 
 /**
@@ -57,14 +53,17 @@ const REGION_NAMES: Record<string, string> = {
   oc: 'Oceania',
 };
 
-const CAUSES: Record<string, string> = {
+/** An incident's cause in words, for alerts and the public status page alike. */
+export const CAUSES: Record<string, string> = {
   dns: 'DNS lookup failed',
   tls: 'TLS error',
   timeout: 'timed out',
   http_5xx: 'server error (5xx)',
   http_4xx: 'client error (4xx)',
+  expectation: 'unexpected answer',
   redirect: 'redirect error',
   network: 'network error',
+  missed_heartbeat: 'missed heartbeat',
 };
 
 /** `2026-11-24 09:05 UTC`: one unambiguous form for every receiver, whatever their time zone. */
@@ -86,37 +85,68 @@ const count = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** Fields that name other receivers never go out in a message. */
-function publicData(payload: Record<string, unknown>): Record<string, unknown> {
-  const { alertEmails: _emails, alertWebhooks: _webhooks, ...rest } = payload;
+function publicData(payload: object): Record<string, unknown> {
+  const { alertEmails: _emails, alertWebhooks: _webhooks, ...rest }: Record<string, unknown> = { ...payload };
   return rest;
 }
 
 type Draft = Pick<Message, 'title' | 'summary' | 'tone' | 'facts'> & { path: string; linkLabel: string };
-type Payload = Record<string, unknown>;
+/** What a message is made for: a notification's kind, or a test send. */
+type MessageKind = keyof StoredPayloads;
 
 const num = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-function monitorLabel(p: { monitorName?: string | null; url?: string }): string {
+function monitorLabel(p: { monitorName?: string | null; url?: string | null }): string {
   return str(p.monitorName) ?? str(p.url) ?? 'a monitor';
 }
 
-function uptimeDown(payload: Payload, site: string, sitePath: string): Draft {
-  const p = payload as Partial<UptimeDownPayload>;
+/** A heartbeat's outage: its job stopped pinging (no URL, no probes, no regions to name). */
+function heartbeatDown(
+  p: StoredPayloads['uptime-down'],
+  name: string,
+  site: string,
+  sitePath: string,
+): Draft {
+  const lastPing = num(p.lastPingAt);
+  return {
+    title: `Down: ${name}`,
+    summary: `${name} on ${site} missed its heartbeat: ${lastPing === null ? 'no ping has arrived yet' : `no ping since ${formatTime(lastPing)}`}.`,
+    tone: 'alert',
+    facts: [
+      { label: 'Monitor', value: name },
+      { label: 'Cause', value: [CAUSES.missed_heartbeat, str(p.detail)].filter(Boolean).join(': ') },
+      { label: 'Last ping', value: lastPing === null ? 'none yet' : formatTime(lastPing) },
+      { label: 'Down since', value: num(p.downAt) === null ? '' : formatTime(p.downAt as number) },
+    ],
+    path: p.monitorId ? `${sitePath}/uptime/${p.monitorId}` : `${sitePath}/uptime`,
+    linkLabel: 'Open the monitor',
+  };
+}
+
+function uptimeDown(p: StoredPayloads['uptime-down'], site: string, sitePath: string): Draft {
   const name = monitorLabel(p);
+  if (p.monitorKind === 'heartbeat') return heartbeatDown(p, name, site, sitePath);
   const cause = p.cause ? (CAUSES[p.cause] ?? p.cause) : null;
+  // From one server there are no regions to name (lib/uptime probeLocations): say where it was seen.
+  const oneServer = p.probedFrom === 'server';
   const regions = (Array.isArray(p.failingRegions) ? p.failingRegions : []).map((r) => REGION_NAMES[r] ?? r);
   const facts = [
     { label: 'Monitor', value: name },
     { label: 'URL', value: str(p.url) ?? '' },
     { label: 'Cause', value: [cause, str(p.detail)].filter(Boolean).join(': ') },
-    { label: 'Failing regions', value: regions.join(', ') },
+    oneServer
+      ? { label: 'Checked from', value: 'this Sitewatch server (one location)' }
+      : { label: 'Failing regions', value: regions.join(', ') },
     { label: 'Down since', value: num(p.downAt) === null ? '' : formatTime(p.downAt as number) },
   ];
+  const confirmed = oneServer
+    ? 'confirmed by several probes from this Sitewatch server (one location)'
+    : `confirmed from ${regions.length > 1 ? `${regions.length} regions` : 'several regions'}`;
   return {
     title: `Down: ${name}`,
-    summary: `${name} on ${site} is down${cause ? ` (${cause})` : ''}, confirmed from ${regions.length > 1 ? `${regions.length} regions` : 'several regions'}.`,
+    summary: `${name} on ${site} is down${cause ? ` (${cause})` : ''}, ${confirmed}.`,
     tone: 'alert',
     facts,
     path: p.monitorId ? `${sitePath}/uptime/${p.monitorId}` : `${sitePath}/uptime`,
@@ -124,8 +154,7 @@ function uptimeDown(payload: Payload, site: string, sitePath: string): Draft {
   };
 }
 
-function uptimeRecovered(payload: Payload, site: string, sitePath: string): Draft {
-  const p = payload as Partial<UptimeRecoveredPayload>;
+function uptimeRecovered(p: StoredPayloads['uptime-recovered'], site: string, sitePath: string): Draft {
   const name = monitorLabel(p);
   const down = num(p.downAt);
   const up = num(p.recoveredAt);
@@ -147,8 +176,11 @@ function uptimeRecovered(payload: Payload, site: string, sitePath: string): Draf
   };
 }
 
-function certificateExpiring(payload: Payload, site: string, sitePath: string): Draft {
-  const p = payload as Partial<CertificateExpiringPayload>;
+function certificateExpiring(
+  p: StoredPayloads['certificate-expiring'],
+  site: string,
+  sitePath: string,
+): Draft {
   const expires = num(p.expiresAt);
   const days = num(p.days);
   const host = (() => {
@@ -171,8 +203,7 @@ function certificateExpiring(payload: Payload, site: string, sitePath: string): 
   };
 }
 
-function crawlSummary(payload: Payload, site: string, sitePath: string): Draft {
-  const p = payload as Partial<CrawlSummaryPayload>;
+function crawlSummary(p: StoredPayloads['crawl-summary'], site: string, sitePath: string): Draft {
   const broken = num(p.brokenCount);
   if (p.state === 'failed') {
     return {
@@ -217,15 +248,22 @@ function crawlSummary(payload: Payload, site: string, sitePath: string): Draft {
     },
     { label: 'Cut short', value: (Array.isArray(p.limitsHit) ? p.limitsHit : []).join('; ') },
   ];
+  facts.push({ label: 'Since the last crawl', value: changesSentence(p.changes) });
+  const crawled = count(num(p.pagesCrawled) ?? 0, 'page');
+  // The pages that hold the broken links, not the pages crawled ("9 broken links on 32 pages" when
+  // they were on 7); a summary queued before the count was sent says only how many were crawled.
+  const holding = num(p.pagesWithBroken);
   const headline =
     broken === null
-      ? 'finished'
+      ? `finished: ${crawled} crawled`
       : broken === 0
-        ? 'found no broken links'
-        : `found ${count(broken, 'broken link')}`;
+        ? `found no broken links on ${crawled}`
+        : holding === null
+          ? `found ${count(broken, 'broken link')} (${crawled} crawled)`
+          : `found ${count(broken, 'broken link')} on ${count(holding, 'page')} (${crawled} crawled)`;
   return {
     title: `Crawl of ${site}: ${broken === null ? 'finished' : count(broken, 'broken link')}`,
-    summary: `The crawl of ${site} ${headline} on ${count(num(p.pagesCrawled) ?? 0, 'page')}.`,
+    summary: `The crawl of ${site} ${headline}.`,
     tone: broken ? 'warning' : 'info',
     facts,
     path: broken ? `${sitePath}/links` : sitePath,
@@ -233,15 +271,33 @@ function crawlSummary(payload: Payload, site: string, sitePath: string): Draft {
   };
 }
 
+/** "2 new broken links, 1 fixed; 3 SEO issues fixed; accessibility results changed", or the first crawl. */
+function changesSentence(changes: CrawlSummaryPayload['changes']): string {
+  if (!changes || typeof changes !== 'object') return '';
+  if (changes.previousRunId === null) return 'the first completed crawl of this site';
+  const pair = (added: number, fixed: number, what: string) => {
+    if (added === 0 && fixed === 0) return null;
+    if (fixed === 0) return `${count(added, `new ${what}`, `new ${what}s`)}`;
+    if (added === 0) return `${count(fixed, what)} fixed`;
+    return `${count(added, `new ${what}`, `new ${what}s`)}, ${fixed.toLocaleString('en-US')} fixed`;
+  };
+  return [
+    pair(changes.brokenNew, changes.brokenFixed, 'broken link'),
+    pair(changes.seoNew, changes.seoFixed, 'SEO issue'),
+    changes.a11yChanged ? 'accessibility results changed' : null,
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
 const APP_NAMES: Record<string, string> = { crawl: 'pages crawled', a11y: 'pages rendered' };
 
 function allowanceReached(
-  payload: Payload,
+  p: StoredPayloads['allowance-reached'],
   site: string,
   _sitePath: string,
   organizationName: string,
 ): Draft {
-  const p = payload as Partial<AllowanceReachedPayload>;
   if (p.app === 'monitors') return monitorsHeld(p, organizationName);
   const what = APP_NAMES[p.app ?? ''] ?? `${p.app ?? 'usage'}`;
   const paused = p.app === 'a11y' ? 'Accessibility scans are' : 'Crawling is';
@@ -284,8 +340,7 @@ const METRIC_UNITS: Record<string, (v: number) => string> = {
   cls: (v) => v.toFixed(2),
 };
 
-function perfRegression(payload: Payload, site: string, sitePath: string): Draft {
-  const p = payload as Partial<PerfRegressionPayload>;
+function perfRegression(p: StoredPayloads['perf-regression'], site: string, sitePath: string): Draft {
   const failing = (Array.isArray(p.failing) ? p.failing : []).filter((m) => typeof m?.metric === 'string');
   const show = (metric: string, v: number | null | undefined) =>
     v === null || v === undefined ? 'no data' : (METRIC_UNITS[metric.toLowerCase()] ?? String)(v);
@@ -306,8 +361,7 @@ function perfRegression(payload: Payload, site: string, sitePath: string): Draft
   };
 }
 
-function searchTrafficDrop(payload: Payload, site: string, sitePath: string): Draft {
-  const p = payload as Partial<SearchTrafficDropPayload>;
+function searchTrafficDrop(p: StoredPayloads['search-traffic-drop'], site: string, sitePath: string): Draft {
   const change = num(p.clicksChangePct);
   const last = p.last7 && typeof p.last7 === 'object' ? p.last7 : null;
   const previous = p.previous7 && typeof p.previous7 === 'object' ? p.previous7 : null;
@@ -329,8 +383,7 @@ function searchTrafficDrop(payload: Payload, site: string, sitePath: string): Dr
   };
 }
 
-function stakeholderReport(payload: Payload, site: string, sitePath: string): Draft {
-  const p = payload as Partial<StakeholderReportPayload>;
+function stakeholderReport(p: StoredPayloads['stakeholder-report'], site: string, sitePath: string): Draft {
   return {
     title: `Monthly report for ${site}: ${p.period ?? ''}`.trim(),
     summary: `The monthly report of ${site} for ${p.period ?? 'last month'} is attached as a PDF: broken links, SEO, accessibility and uptime over the month. It can be downloaded again from the site's page.`,
@@ -341,7 +394,12 @@ function stakeholderReport(payload: Payload, site: string, sitePath: string): Dr
   };
 }
 
-function testDraft(_payload: Payload, _site: string, _sitePath: string, organizationName: string): Draft {
+function testDraft(
+  _payload: StoredPayloads['test'],
+  _site: string,
+  _sitePath: string,
+  organizationName: string,
+): Draft {
   return {
     title: 'Test notification from Sitewatch',
     summary: `This is a test sent from the notification settings of ${organizationName}. If you can read it, delivery to this target works.`,
@@ -352,10 +410,15 @@ function testDraft(_payload: Payload, _site: string, _sitePath: string, organiza
   };
 }
 
-type Drafter = (payload: Payload, site: string, sitePath: string, organizationName: string) => Draft;
+type Drafter<K extends MessageKind> = (
+  payload: StoredPayloads[K],
+  site: string,
+  sitePath: string,
+  organizationName: string,
+) => Draft;
 
-/** How each kind is worded. */
-const DRAFTS: Record<NotificationKind | 'test', Drafter> = {
+/** How each kind is worded, each from its own payload. */
+const DRAFTS: { [K in MessageKind]: Drafter<K> } = {
   'uptime-down': uptimeDown,
   'uptime-recovered': uptimeRecovered,
   'certificate-expiring': certificateExpiring,
@@ -367,15 +430,19 @@ const DRAFTS: Record<NotificationKind | 'test', Drafter> = {
   test: testDraft,
 };
 
-/** The message of one event (or of a test send, kind `test`). */
-export function buildMessage(
-  kind: NotificationKind | 'test',
-  payload: Record<string, unknown>,
+/** The message of one event (or of a test send, kind `test`), from its kind's payload. */
+export function buildMessage<K extends MessageKind>(
+  kind: K,
+  payload: StoredPayloads[K],
   context: MessageContext,
 ): Message {
-  const site = context.site?.hostname ?? str(payload.hostname) ?? 'your site';
+  const site =
+    context.site?.hostname ?? ('hostname' in payload ? str(payload.hostname) : null) ?? 'your site';
   const sitePath = context.site ? `/sites/${context.site.id}` : '/sites';
-  const draft = DRAFTS[kind](payload, site, sitePath, context.organizationName);
+  // The name is whatever the organization's creator typed: one plain line, capped, wherever a
+  // format shows it (mail, chat messages).
+  const organizationName = mailOrganizationName(context.organizationName);
+  const draft = DRAFTS[kind](payload, site, sitePath, organizationName);
   const url = `${context.appUrl}${draft.path}`;
   return {
     kind,
@@ -388,9 +455,10 @@ export function buildMessage(
     // A fact the payload had no value for is left out rather than shown empty.
     facts: draft.facts.filter((f) => f.value !== ''),
     link: { url, label: draft.linkLabel },
-    organizationName: context.organizationName,
+    organizationName,
     data: {
       ...publicData(payload),
+      // Structured data, never rendered by Sitewatch: the name as the organization wrote it.
       organization: { name: context.organizationName },
       site: context.site,
       dashboardUrl: url,

@@ -1,16 +1,18 @@
 import type { Db } from '@/lib/db/client';
 import { notificationOutbox } from '@/lib/db/schema';
+import type { Notification } from './kinds';
 
-export interface OutboxNotification {
+/**
+ * A notification to queue: its kind (what happened, e.g. `allowance-reached`; the delivery job picks
+ * receivers and wording by it) with that kind's payload, and where it belongs.
+ */
+export type OutboxNotification = Notification & {
   tenantId: string;
   siteId: string | null;
-  /** What happened, e.g. `allowance-reached`; the delivery job picks receivers and wording by it. */
-  kind: string;
-  payload: Record<string, unknown>;
   /** Same key, same notification: a retried producer queues it once. */
   dedupeKey: string;
   now?: number;
-}
+};
 
 /**
  * Queues a notification for the delivery job. Producers call this inside their own flow (often in

@@ -7,7 +7,8 @@ import { queryRows } from '@/lib/db/rows';
  * (the delivery log's content), like the uptime buckets. Only events that are finished go: resolved
  * (`dispatched`) or refused (`failed`), none of their deliveries still `pending` or `sending`
  * (retries span about two hours, so nothing that old is, but a stuck row is never lost silently).
- * Deleting an event deletes its deliveries and their attempts (foreign keys cascade).
+ * Deleting an event deletes its deliveries and their attempts (foreign keys cascade). A webhook
+ * receiver's health row goes with its last delivery, once it is as old.
  *
  * An event's dedupe key goes with it: a producer that queued the same key again after 90 days would
  * send again. None does: keys name one incident, run, certificate threshold or allowance period.
@@ -23,7 +24,7 @@ export async function pruneDeliveryHistory(
   db: Db,
   now: number,
   options: { retentionMs?: number; batchSize?: number } = {},
-): Promise<{ events: number }> {
+): Promise<{ events: number; receivers: number }> {
   const cutoff = now - (options.retentionMs ?? DELIVERY_RETENTION_MS);
   const batch = options.batchSize ?? PRUNE_BATCH;
   let events = 0;
@@ -43,5 +44,15 @@ export async function pruneDeliveryHistory(
     events += deleted.length;
     if (deleted.length < batch) break;
   }
-  return { events };
+  // A webhook's health (circuit, lane: ./breaker.ts) goes once nothing was sent to it for as long
+  // and none of its deliveries is left: a receiver removed from the settings leaves no row behind.
+  const receivers = await queryRows<{ tenant_id: string }>(
+    db,
+    sql`delete from notification_receivers r
+        where r.updated_at < ${cutoff}
+          and not exists (select 1 from notification_deliveries d
+                          where d.tenant_id = r.tenant_id and d.receiver_key = r.receiver_key)
+        returning r.tenant_id`,
+  );
+  return { events, receivers: receivers.length };
 }

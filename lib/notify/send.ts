@@ -3,7 +3,7 @@ import type { MailAttachment } from '@/lib/email/templates';
 import { MailDeliveryError, sendMail } from '@/lib/email/transport';
 import { header, httpRequest, NetError } from '@/lib/net';
 import { discordPayload } from './formats/discord';
-import { emailMessage } from './formats/email';
+import { emailMessage, type Unsubscribe } from './formats/email';
 import { httpBody, signatureHeaders } from './formats/http';
 import { slackPayload } from './formats/slack';
 import { teamsPayload } from './formats/teams';
@@ -22,7 +22,15 @@ export type Target = { channel: 'email'; address: string } | { channel: WebhookK
 
 export type SendOutcome =
   | { ok: true; status: number | null; detail: string }
-  | { ok: false; status: number | null; detail: string; retryable: boolean; retryAfterMs: number | null };
+  | {
+      ok: false;
+      status: number | null;
+      detail: string;
+      retryable: boolean;
+      retryAfterMs: number | null;
+      /** The receiver did not answer in time (its circuit and lane count it: lib/notify/breaker.ts). */
+      timedOut?: boolean;
+    };
 
 export interface SendOptions {
   /** The same on every attempt of one (event, receiver): `webhook-id`, Resend's `Idempotency-Key`. */
@@ -37,7 +45,14 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Files an email carries (the monthly report's PDF); webhooks carry none. */
   attachments?: MailAttachment[];
+  /** An email's one-click unsubscribe (lib/notify/consent.ts): its link and List-Unsubscribe headers. */
+  unsubscribe?: Unsubscribe;
+  /** The organization's logo, shown at the top of an email (an inline attachment); webhooks show none. */
+  logo?: { contentType: string; image: Uint8Array } | null;
 }
+
+/** How an email's HTML names the organization's logo it carries inline (`cid:`). */
+const LOGO_CONTENT_ID = 'organization-logo';
 
 /** A webhook gets 10 s to answer; a slower receiver counts as a failed attempt and is retried. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -110,6 +125,7 @@ async function sendWebhook(
       // An address the service may not reach, or a URL that is not one, stays so on a retry.
       retryable: error.code !== 'blocked' && error.code !== 'invalid-url',
       retryAfterMs: null,
+      timedOut: error.code === 'timeout',
     };
   }
 }
@@ -121,8 +137,27 @@ async function sendEmail(
   options: SendOptions,
 ): Promise<SendOutcome> {
   try {
-    const mail = await emailMessage(address, message);
-    if (options.attachments?.length) mail.attachments = options.attachments;
+    const logo = options.logo ?? null;
+    const mail = await emailMessage(
+      address,
+      message,
+      options.unsubscribe,
+      logo ? LOGO_CONTENT_ID : undefined,
+    );
+    const files = [
+      ...(options.attachments ?? []),
+      ...(logo
+        ? [
+            {
+              filename: logo.contentType === 'image/png' ? 'logo.png' : 'logo.jpg',
+              content: Buffer.from(logo.image),
+              contentType: logo.contentType,
+              contentId: LOGO_CONTENT_ID,
+            },
+          ]
+        : []),
+    ];
+    if (files.length) mail.attachments = files;
     await sendMail(db, mail, { idempotencyKey: options.idempotencyKey });
     return { ok: true, status: null, detail: 'accepted by the mail transport' };
   } catch (error) {

@@ -4,6 +4,7 @@ import type { Db } from '@/lib/db/client';
 import { members, notificationSettings, sites } from '@/lib/db/schema';
 import { InvalidError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
+import { type AddressState, addressStates, requestConfirmations } from './consent';
 import { RECIPIENT_LISTS, WEBHOOK_LISTS } from './kinds';
 import { type SigningSecretView, signingSecretView } from './signing';
 import { readStoredWebhooks, storeWebhooks } from './stored-webhooks';
@@ -90,9 +91,33 @@ async function readScope(db: Db, tenantId: string, scope: string) {
   return row;
 }
 
+/**
+ * An organization whose defaults were never saved: its first owner (the one who created it)
+ * receives uptime and performance alerts, so an outage reaches someone from the first day; allowance
+ * alerts go to owners and admins by kind already. Derived on read rather than written at creation,
+ * so there is one stored shape (this module's) and the auth layer, which creates organizations,
+ * need not reach into notifications. The first save stores whatever the form then shows.
+ */
+async function ownerDefaults(db: Db, tenantId: string): Promise<NotificationSettings> {
+  const settings = emptySettings();
+  const [owner] = await db
+    .select({ userId: members.userId })
+    .from(members)
+    .where(and(eq(members.organizationId, tenantId), eq(members.role, 'owner')))
+    .orderBy(asc(members.createdAt), asc(members.id))
+    .limit(1);
+  if (owner) {
+    settings.uptimeRecipients = [{ kind: 'user', userId: owner.userId }];
+    settings.perfAlertRecipients = [{ kind: 'user', userId: owner.userId }];
+  }
+  return settings;
+}
+
 /** The org defaults; `includeOrgDefaults` reads true there (it has no meaning on this scope). */
 export async function orgSettings(db: Db, tenantId: string): Promise<NotificationSettings> {
-  return { ...fromRow(tenantId, await readScope(db, tenantId, ORG_SCOPE)), includeOrgDefaults: true };
+  const row = await readScope(db, tenantId, ORG_SCOPE);
+  const settings = row ? fromRow(tenantId, row) : await ownerDefaults(db, tenantId);
+  return { ...settings, includeOrgDefaults: true };
 }
 
 /** A site's override, or null when the site follows the org defaults. */
@@ -170,6 +195,15 @@ async function writeScope(
       target: [notificationSettings.tenant_id, notificationSettings.scope],
       set: values,
     });
+  // Addresses outside the organization newly named here are asked to confirm (one mail each).
+  await requestConfirmations(
+    db,
+    tenantId,
+    RECIPIENT_LISTS.flatMap((list) =>
+      (input[list] ?? []).flatMap((r) => (r.kind === 'email' ? [r.email] : [])),
+    ),
+    now,
+  );
   return merged;
 }
 
@@ -240,14 +274,16 @@ export async function deleteSiteSettings(
 export interface OrgNotificationsView extends SigningSecretView {
   settings: NotificationSettings;
   overriddenSiteIds: string[];
+  addresses: AddressState[];
 }
 
 /** GET /v1/notifications: the org defaults, the sites with an override, the signing secret. */
 export async function getOrgNotifications(db: Db, tenantId: string): Promise<OrgNotificationsView> {
-  const [settings, overridden, secret] = await Promise.all([
+  const [settings, overridden, addresses, secret] = await Promise.all([
     orgSettings(db, tenantId),
     overriddenSiteIds(db, tenantId),
+    addressStates(db, tenantId),
     signingSecretView(db, tenantId),
   ]);
-  return { settings, overriddenSiteIds: overridden, ...secret };
+  return { settings, overriddenSiteIds: overridden, addresses, ...secret };
 }

@@ -1,19 +1,20 @@
-import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
-import { CAUSE_WORDS, formatPct } from '@/components/uptime/words';
+import { formatDateTime, formatDuration, formatNumber } from '@/lib/format';
 import type { ProbeCause } from '@/lib/uptime/types';
-import type {
-  A11ySection,
-  BrokenLinksSection,
-  CrawlPoint,
-  MonitorMonth,
-  MonthlyReport,
-  SeoSection,
+import { CAUSE_WORDS, formatPct } from '@/lib/uptime/words';
+import {
+  type A11ySection,
+  type BrokenLinksSection,
+  type CrawlPoint,
+  type MonitorMonth,
+  type MonthlyReport,
+  REPORT_PAGES_PER_RULE,
+  type SeoSection,
 } from './monthly';
 
 /*
  * The stakeholder report as one printable document: the dashboard's print page shows it and the PDF
  * renderer prints it (lib/reports/pdf.ts), as lib/notify/formats/email.tsx is the mail's template.
- * It words figures with the dashboard's own pure formatters (components/ui/format, uptime/words), so
+ * It words figures with the formatters the dashboard uses too (lib/format, lib/uptime/words), so
  * a date or an uptime share reads the same in the PDF as on screen. Static markup only (no client code, no chart library that
  * measures the window): the trend is a plain SVG with its figures in a table beside it. Its styles
  * are its own, in REPORT_CSS, so the PDF needs none of the app's stylesheets.
@@ -28,8 +29,10 @@ export const REPORT_CSS = `
 .report h2 { font-size: 15pt; margin: 0 0 8pt; padding-bottom: 4pt; border-bottom: 2px solid #1d4ed8; }
 .report h3 { font-size: 11.5pt; margin: 14pt 0 6pt; }
 .report p { margin: 0 0 6pt; }
-.report .brand { display: flex; justify-content: space-between; align-items: baseline; font-weight: 700; color: #1d4ed8; font-size: 12pt; }
-.report .brand .org { color: #3f3f46; font-weight: 400; }
+.report .brand { display: flex; justify-content: space-between; align-items: center; gap: 12pt; margin: 0 0 6pt; }
+.report .brand .org { display: flex; align-items: center; gap: 10pt; min-width: 0; font-weight: 700; font-size: 13pt; color: #18181b; overflow-wrap: anywhere; }
+.report .brand .logo { display: block; max-height: 40pt; max-width: 160pt; width: auto; height: auto; }
+.report .brand .by { flex: none; color: #1d4ed8; font-weight: 700; font-size: 10pt; }
 .report .period { color: #3f3f46; font-size: 11.5pt; }
 .report .cover { margin-bottom: 18pt; padding-bottom: 10pt; border-bottom: 1px solid #d4d4d8; }
 .report section + section { break-before: page; }
@@ -47,6 +50,8 @@ export const REPORT_CSS = `
 .report .verdict-fail { color: #b91c1c; font-weight: 700; }
 .report .note { color: #52525b; font-size: 9pt; }
 .report .url { word-break: break-all; }
+.report .missing { margin: 0 0 14pt; padding: 8pt 10pt; border: 1px solid #d4d4d8; border-radius: 6pt; }
+.report .missing ul { margin: 0; padding-left: 14pt; list-style: disc; }
 @media screen {
   .report { max-width: 210mm; margin: 24px auto; padding: 16mm; box-shadow: 0 1px 4px rgb(0 0 0 / 0.15); }
   .report section + section { margin-top: 28pt; }
@@ -68,14 +73,23 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The month's broken-target counts as a line, one point per completed crawl. */
+const DAY_MS = 86_400_000;
+
+/**
+ * The month's broken-target counts as a line, one point per completed crawl. The axis runs to the
+ * end of the UTC day the report runs to (the month's end when it is over): a month-to-date report
+ * runs to now, and an axis scaled to the millisecond would move every point at every request, so
+ * the same crawls would never draw the same document (lib/reports/cache.ts reuses a print only
+ * while its HTML is the same).
+ */
 function TrendSvg({ points, from, to }: { points: CrawlPoint[]; from: number; to: number }) {
   const width = 600;
   const height = 150;
   const pad = { left: 36, right: 12, top: 10, bottom: 22 };
+  const end = Math.ceil(to / DAY_MS) * DAY_MS;
   const max = Math.max(1, ...points.map((p) => p.brokenCount));
   const x = (at: number) =>
-    pad.left + ((at - from) / Math.max(1, to - from)) * (width - pad.left - pad.right);
+    pad.left + ((at - from) / Math.max(1, end - from)) * (width - pad.left - pad.right);
   const y = (v: number) => pad.top + (1 - v / max) * (height - pad.top - pad.bottom);
   const line = points.map((p) => `${x(p.startedAt).toFixed(1)},${y(p.brokenCount).toFixed(1)}`).join(' ');
   const first = points[0]!;
@@ -102,13 +116,119 @@ function TrendSvg({ points, from, to }: { points: CrawlPoint[]; from: number; to
         {day(from)}
       </text>
       <text x={width - pad.right} y={height - 6} textAnchor="end" fontSize="10" fill="#52525b">
-        {day(to - 1)}
+        {day(end - 1)}
       </text>
       {points.length > 1 ? <polyline points={line} fill="none" stroke="#1d4ed8" strokeWidth="2" /> : null}
       {points.map((p) => (
-        <circle key={p.runId} cx={x(p.startedAt)} cy={y(p.brokenCount)} r="3" fill="#1d4ed8" />
+        <circle
+          key={p.runId}
+          cx={x(p.startedAt).toFixed(1)}
+          cy={y(p.brokenCount).toFixed(1)}
+          r="3"
+          fill="#1d4ed8"
+        />
       ))}
     </svg>
+  );
+}
+
+/** Changes listed one by one; the rest are counted (the dashboard lists them all). */
+const CHANGES_LISTED = 10;
+
+/** The first `shown` of `items`, and a line counting the rest. */
+function Capped({ items, shown, noun }: { items: string[]; shown: number; noun: string }) {
+  const rest = items.length - shown;
+  return (
+    <>
+      {items.slice(0, shown).map((item) => (
+        <div key={item} className="url">
+          {item}
+        </div>
+      ))}
+      {rest > 0 ? (
+        <div className="note">
+          and {formatNumber(rest)} more {noun}
+          {rest === 1 ? '' : 's'}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** "New" and "fixed" side by side, each counted and its first CHANGES_LISTED listed. */
+function Changes({ title, added, fixed }: { title: string; added: string[]; fixed: string[] }) {
+  return (
+    <>
+      <h3>{title}</h3>
+      {added.length === 0 && fixed.length === 0 ? (
+        <p>Nothing new and nothing fixed.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">New ({formatNumber(added.length)})</th>
+              <th scope="col">Fixed ({formatNumber(fixed.length)})</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>
+                {added.length ? <Capped items={added} shown={CHANGES_LISTED} noun="new one" /> : 'none'}
+              </td>
+              <td>
+                {fixed.length ? <Capped items={fixed} shown={CHANGES_LISTED} noun="fixed one" /> : 'none'}
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+function TopBrokenLinks({ section, total }: { section: BrokenLinksSection; total: number }) {
+  if (section.top.length === 0) return null;
+  return (
+    <>
+      <h3>
+        {section.top.length < total
+          ? `The ${formatNumber(section.top.length)} broken links on the most pages, of ${formatNumber(total)}`
+          : 'Broken links and the pages linking to them'}
+      </h3>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Broken link</th>
+            <th scope="col">Answer</th>
+            <th scope="col">Linked from</th>
+          </tr>
+        </thead>
+        <tbody>
+          {section.top.map((target) => (
+            <tr key={target.target_url}>
+              <td>
+                <div className="url">{target.target_url}</div>
+                <div className="note">
+                  {target.kind}
+                  {target.is_new && section.changes ? ', new this month' : ''}
+                </div>
+              </td>
+              <td>{target.status_code ?? target.detail ?? 'no answer'}</td>
+              <td>
+                <Capped
+                  items={target.sources.map((s) => s.source_url)}
+                  shown={target.sources.length}
+                  noun="page"
+                />
+                {target.linking_pages > target.sources.length ? (
+                  <div className="note">{formatNumber(target.linking_pages)} pages in all</div>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -136,6 +256,14 @@ function BrokenLinks({ section, report }: { section: BrokenLinksSection; report:
               />
             ) : null}
           </ul>
+          <TopBrokenLinks section={section} total={latest.brokenCount} />
+          {section.changes ? (
+            <Changes
+              title={`Changes since the last crawl before the month (${day(section.changes.since)})`}
+              added={section.changes.newTargets}
+              fixed={section.changes.fixedTargets}
+            />
+          ) : null}
           <h3>Trend over the month&apos;s crawls</h3>
           <TrendSvg points={section.trend} from={report.from} to={report.to} />
           <table>
@@ -157,14 +285,12 @@ function BrokenLinks({ section, report }: { section: BrokenLinksSection; report:
             </tbody>
           </table>
         </>
-      ) : (
-        <p>No crawl completed in {report.periodLabel}.</p>
-      )}
+      ) : null}
     </section>
   );
 }
 
-function Seo({ section, report }: { section: SeoSection; report: MonthlyReport }) {
+function Seo({ section }: { section: SeoSection }) {
   const latest = section.latest;
   return (
     <section aria-labelledby="report-seo">
@@ -185,14 +311,12 @@ function Seo({ section, report }: { section: SeoSection; report: MonthlyReport }
             <Figure label="Minor" value={formatNumber(latest.minor)} />
           </ul>
         </>
-      ) : (
-        <p>No crawl scored SEO in {report.periodLabel}.</p>
-      )}
+      ) : null}
     </section>
   );
 }
 
-function Accessibility({ section, report }: { section: A11ySection; report: MonthlyReport }) {
+function Accessibility({ section }: { section: A11ySection }) {
   const latest = section.latest;
   return (
     <section aria-labelledby="report-a11y">
@@ -228,10 +352,47 @@ function Accessibility({ section, report }: { section: A11ySection; report: Mont
             <Figure label="Minor" value={formatNumber(latest.minor)} />
           </ul>
           <p className="note">Violations are counted by impact after the site&apos;s suppressions.</p>
+          {latest.rules.length > 0 ? (
+            <>
+              <h3>Rules failing on the most pages</h3>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Rule</th>
+                    <th scope="col">Impact</th>
+                    <th scope="col" className="num">
+                      Pages
+                    </th>
+                    <th scope="col">Where</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {latest.rules.map((rule) => (
+                    <tr key={rule.rule}>
+                      <td>
+                        {rule.help}
+                        <div className="note">{rule.rule}</div>
+                      </td>
+                      <td>{rule.impact ?? '—'}</td>
+                      <td className="num">{formatNumber(rule.pages.length)}</td>
+                      <td>
+                        <Capped items={rule.pages} shown={REPORT_PAGES_PER_RULE} noun="page" />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          ) : null}
+          {latest.changes ? (
+            <Changes
+              title={`Changes since the last scan before the month (${day(latest.changes.since)})`}
+              added={latest.changes.added.map((v) => `${v.rule} on ${v.pageUrl}`)}
+              fixed={latest.changes.resolved.map((v) => `${v.rule} on ${v.pageUrl}`)}
+            />
+          ) : null}
         </>
-      ) : (
-        <p>No accessibility scan finished in {report.periodLabel}.</p>
-      )}
+      ) : null}
     </section>
   );
 }
@@ -269,61 +430,84 @@ function Uptime({ monitors }: { monitors: MonitorMonth[] }) {
   return (
     <section aria-labelledby="report-uptime">
       <h2 id="report-uptime">Uptime</h2>
-      {monitors.length === 0 ? (
-        <p>No uptime monitor watched this site in the month.</p>
-      ) : (
-        <>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Monitor</th>
-                <th scope="col" className="num">
-                  Uptime
-                </th>
-                <th scope="col" className="num">
-                  Incidents
-                </th>
-                <th scope="col" className="num">
-                  Downtime
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {monitors.map((m) => (
-                <tr key={m.id}>
-                  <td>
-                    {m.label}
-                    {m.label !== m.url ? <div className="note url">{m.url}</div> : null}
-                  </td>
-                  <td className="num">{formatPct(m.uptimePct)}</td>
-                  <td className="num">{formatNumber(m.incidents.length)}</td>
-                  <td className="num">{m.downtimeMs === 0 ? 'none' : formatDuration(m.downtimeMs)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="note">
-            Uptime is the share of the month outside confirmed incidents (a failure seen from several
-            regions).
-          </p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Monitor</th>
+            <th scope="col" className="num">
+              Uptime
+            </th>
+            <th scope="col" className="num">
+              Incidents
+            </th>
+            <th scope="col" className="num">
+              Downtime
+            </th>
+          </tr>
+        </thead>
+        <tbody>
           {monitors.map((m) => (
-            <MonitorIncidents key={m.id} monitor={m} />
+            <tr key={m.id}>
+              <td>
+                {m.label}
+                {m.label !== m.url ? <div className="note url">{m.url}</div> : null}
+              </td>
+              <td className="num">{formatPct(m.uptimePct)}</td>
+              <td className="num">{formatNumber(m.incidents.length)}</td>
+              <td className="num">{m.downtimeMs === 0 ? 'none' : formatDuration(m.downtimeMs)}</td>
+            </tr>
           ))}
-        </>
-      )}
+        </tbody>
+      </table>
+      <p className="note">
+        Uptime is the share of the month outside confirmed incidents (a failure seen from several regions).
+      </p>
+      {monitors.map((m) => (
+        <MonitorIncidents key={m.id} monitor={m} />
+      ))}
     </section>
   );
 }
 
+/**
+ * What each app that is on measured in the month, or why it has nothing: a section is printed (from
+ * a page of its own) only with figures; the rest are one line each on the cover, so an empty month
+ * is one short page rather than a page per app saying it has nothing.
+ */
+function notMeasured(report: MonthlyReport): string[] {
+  const month = report.periodLabel;
+  const lines: string[] = [];
+  if (report.brokenLinks && !report.brokenLinks.latest)
+    lines.push(`Broken links: no crawl completed in ${month}.`);
+  if (report.seo && !report.seo.latest) lines.push(`SEO: no crawl scored SEO in ${month}.`);
+  if (report.a11y && !report.a11y.latest)
+    lines.push(`Accessibility: no accessibility scan finished in ${month}.`);
+  if (report.uptime && report.uptime.monitors.length === 0)
+    lines.push(`Uptime: no uptime monitor watched this site in ${month}.`);
+  return lines;
+}
+
 export function MonthlyReportDocument({ report }: { report: MonthlyReport }) {
   const empty = !report.brokenLinks && !report.seo && !report.a11y && !report.uptime;
+  const missing = notMeasured(report);
+  const measured = Boolean(
+    report.brokenLinks?.latest || report.seo?.latest || report.a11y?.latest || report.uptime?.monitors.length,
+  );
   return (
     <main id="main" className="report">
       <header className="cover">
-        <p className="brand">
-          <span>Sitewatch</span>
-          <span className="org">{report.organizationName}</span>
-        </p>
+        {/* The organization's brand leads: the report goes out under its name (and logo). */}
+        <div className="brand">
+          <span className="org">
+            {report.organizationLogo ? (
+              // A data: URL from the database: Chromium prints it without fetching anything.
+              // biome-ignore lint/performance/noImgElement: static markup for the PDF, not a Next.js page
+              <img className="logo" src={report.organizationLogo} alt={`${report.organizationName} logo`} />
+            ) : null}
+            <span>{report.organizationName}</span>
+          </span>
+          <span className="by">Sitewatch</span>
+        </div>
         <h1>Monthly report: {report.site.hostname}</h1>
         <p className="period">
           {report.periodLabel}
@@ -333,10 +517,24 @@ export function MonthlyReportDocument({ report }: { report: MonthlyReport }) {
           {report.site.rootUrl} · generated {formatDateTime(report.generatedAt)}
         </p>
       </header>
-      {report.brokenLinks ? <BrokenLinks section={report.brokenLinks} report={report} /> : null}
-      {report.seo ? <Seo section={report.seo} report={report} /> : null}
-      {report.a11y ? <Accessibility section={report.a11y} report={report} /> : null}
-      {report.uptime ? <Uptime monitors={report.uptime.monitors} /> : null}
+      {missing.length > 0 ? (
+        <div className="missing">
+          <p>
+            {measured
+              ? `Not measured in ${report.periodLabel}${report.partial ? ' so far' : ''}:`
+              : `Nothing was measured for this site in ${report.periodLabel}${report.partial ? ' so far' : ''}.`}
+          </p>
+          <ul>
+            {missing.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {report.brokenLinks?.latest ? <BrokenLinks section={report.brokenLinks} report={report} /> : null}
+      {report.seo?.latest ? <Seo section={report.seo} /> : null}
+      {report.a11y?.latest ? <Accessibility section={report.a11y} /> : null}
+      {report.uptime?.monitors.length ? <Uptime monitors={report.uptime.monitors} /> : null}
       {empty ? <p>None of the apps this report covers is on for this site.</p> : null}
     </main>
   );

@@ -1,11 +1,14 @@
-import { and, asc, gte, lt } from 'drizzle-orm';
-import { a11yRunOutcome, latestA11yRun } from '@/lib/a11y/report';
-import type { A11yVerdict } from '@/lib/a11y/verdict';
+import { and, asc, desc, gte, lt } from 'drizzle-orm';
+import { latestA11yRun } from '@/lib/a11y/report/evaluate';
+import { type A11yRunDigest, a11yRunDigest, a11yRunOutcome } from '@/lib/a11y/report/run-figures';
+import type { A11yVerdict } from '@/lib/a11y/report/verdict';
 import { billingPeriod, periodBounds } from '@/lib/billing/period';
+import { type BrokenTarget, brokenTargetDigest } from '@/lib/crawl/views/broken-targets';
 import type { Db } from '@/lib/db/client';
 import { completedCrawlOf } from '@/lib/db/running-crawl';
-import { runs, type Site } from '@/lib/db/schema';
-import { organizationName } from '@/lib/orgs/name';
+import { type Run, runs, type Site } from '@/lib/db/schema';
+import { mailOrganizationName } from '@/lib/orgs/name';
+import { organizationBrand } from '@/lib/orgs/organization';
 import { uptimeOverRange } from '@/lib/uptime/metrics';
 import { monitorsOfSite } from '@/lib/uptime/monitors';
 
@@ -38,6 +41,13 @@ export interface BrokenLinksSection {
   } | null;
   /** Last crawl's broken targets minus the first's; null with fewer than two crawls. */
   change: number | null;
+  /** The last crawl's most linked broken targets (REPORT_TOP_TARGETS), with their first linking pages. */
+  top: BrokenTarget[];
+  /**
+   * Broken targets of the last crawl that the last crawl before the month did not report (`new`), and
+   * the other way round (`fixed`); null when no crawl completed before the month.
+   */
+  changes: { since: number; newTargets: string[]; fixedTargets: string[] } | null;
 }
 
 export interface SeoSection {
@@ -65,13 +75,18 @@ export interface A11ySection {
     moderate: number;
     minor: number;
     pagesScanned: number;
+    /** Rules failing in that run, on the most pages first (REPORT_TOP_RULES), each with its pages. */
+    rules: A11yRunDigest['rules'];
+    /** Against the last scan before the month; null without one. */
+    changes: (NonNullable<A11yRunDigest['changes']> & { since: number }) | null;
   } | null;
 }
 
 export interface MonitorMonth {
   id: string;
   label: string;
-  url: string;
+  /** null for a heartbeat monitor. */
+  url: string | null;
   /** Incident-based, over the part of the month the monitor existed; null when it did not. */
   uptimePct: number | null;
   incidents: { downAt: number; recoveredAt: number | null; cause: string | null }[];
@@ -80,7 +95,10 @@ export interface MonitorMonth {
 }
 
 export interface MonthlyReport {
+  /** As mails show it: one line, at most 60 characters (lib/orgs/name.ts). */
   organizationName: string;
+  /** The organization's logo as a `data:` URL; null without one. */
+  organizationLogo: string | null;
   site: { id: string; hostname: string; rootUrl: string };
   /** `YYYY-MM`. */
   period: string;
@@ -98,6 +116,13 @@ export interface MonthlyReport {
   uptime: { monitors: MonitorMonth[] } | null;
 }
 
+/** Broken targets the report lists, and linking pages listed with each (the dashboard has them all). */
+export const REPORT_TOP_TARGETS = 10;
+export const REPORT_SOURCES_PER_TARGET = 3;
+/** Failing accessibility rules the report lists, and pages listed with each. */
+export const REPORT_TOP_RULES = 10;
+export const REPORT_PAGES_PER_RULE = 3;
+
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /** The last month that has ended, `YYYY-MM`: what the monthly mail and the download default to. */
@@ -105,27 +130,47 @@ export function lastCompleteMonth(now: number = Date.now()): string {
   return billingPeriod(periodBounds(billingPeriod(now)).start - 1);
 }
 
-/** The `count` months that have ended before `now`'s, newest first (the download control's choices). */
-export function recentMonths(count: number, now: number = Date.now()): string[] {
-  const months: string[] = [];
-  let at = periodBounds(billingPeriod(now)).start;
-  for (let i = 0; i < count; i++) {
-    const month = billingPeriod(at - 1);
-    months.push(month);
-    at = periodBounds(month).start;
-  }
-  return months;
+/** A month the report can cover, as the download control offers it. */
+export interface ReportMonthChoice {
+  /** `YYYY-MM`. */
+  value: string;
+  /** "November 2026 (month to date)" for the running month, else "October 2026". */
+  label: string;
+  /** The running month: its figures run to now. */
+  partial: boolean;
 }
 
 /**
- * The month whose report will be a site's first, `YYYY-MM`, while that month is still running (the
- * site was registered in it); null once a month of the site's has ended. The download control still
- * offers the ended months (their reports are empty) and says this plainly, rather than leaving its
- * default month before the site existed to speak for itself.
+ * The months a site's report can cover, newest first: the running month (month to date), then up to
+ * `count` ended months, none before the month the site was registered in (a month before the site
+ * existed has nothing to report). A site registered this month is offered the running month alone.
  */
-export function firstReportPending(registeredAt: number, now: number = Date.now()): string | null {
+export function reportMonthChoices(
+  registeredAt: number,
+  count = 12,
+  now: number = Date.now(),
+): ReportMonthChoice[] {
   const first = billingPeriod(registeredAt);
-  return first >= billingPeriod(now) ? first : null;
+  const current = billingPeriod(now);
+  const choices: ReportMonthChoice[] = [
+    { value: current, label: `${monthLabel(current)} (month to date)`, partial: true },
+  ];
+  let at = periodBounds(current).start;
+  for (let i = 0; i < count; i++) {
+    const month = billingPeriod(at - 1);
+    if (month < first) break;
+    choices.push({ value: month, label: monthLabel(month), partial: false });
+    at = periodBounds(month).start;
+  }
+  return choices;
+}
+
+/**
+ * The month the control selects first: the last ended month (what the monthly mail sends), or the
+ * running month while the site has no ended month yet.
+ */
+export function defaultReportMonth(choices: readonly ReportMonthChoice[]): string | undefined {
+  return (choices.find((c) => !c.partial) ?? choices[0])?.value;
 }
 
 /**
@@ -147,10 +192,21 @@ export function monthLabel(period: string): string {
   });
 }
 
-function brokenLinksOf(crawls: (typeof runs.$inferSelect)[]): BrokenLinksSection {
+async function brokenLinksOf(
+  db: Db,
+  site: Site,
+  crawls: (typeof runs.$inferSelect)[],
+  before: Run | undefined,
+): Promise<BrokenLinksSection> {
   const trend = crawls.map((r) => ({ runId: r.id, startedAt: r.started_at, brokenCount: r.broken_count }));
   const last = crawls.at(-1);
   const first = crawls[0];
+  const digest = last
+    ? await brokenTargetDigest(db, site, last, before, {
+        limit: REPORT_TOP_TARGETS,
+        sources: REPORT_SOURCES_PER_TARGET,
+      })
+    : null;
   return {
     trend,
     latest: last
@@ -165,6 +221,15 @@ function brokenLinksOf(crawls: (typeof runs.$inferSelect)[]): BrokenLinksSection
         }
       : null,
     change: first && last && crawls.length > 1 ? last.broken_count - first.broken_count : null,
+    top: digest?.top ?? [],
+    changes:
+      digest && before
+        ? {
+            since: before.started_at,
+            newTargets: digest.changes.newTargets,
+            fixedTargets: digest.changes.fixedTargets,
+          }
+        : null,
   };
 }
 
@@ -190,7 +255,11 @@ function seoOf(crawls: (typeof runs.$inferSelect)[]): SeoSection {
 async function a11yOf(db: Db, site: Site, from: number, to: number): Promise<A11ySection> {
   const run = await latestA11yRun(db, site, { withResults: true, startedWithin: { from, to } });
   if (!run) return { latest: null };
-  const outcome = await a11yRunOutcome(db, site, run);
+  const since = await latestA11yRun(db, site, { withResults: true, startedWithin: { from: 0, to: from } });
+  const [outcome, digest] = await Promise.all([
+    a11yRunOutcome(db, site, run),
+    a11yRunDigest(db, site, run, since),
+  ]);
   return {
     latest: {
       finishedAt: run.finished_at,
@@ -198,6 +267,8 @@ async function a11yOf(db: Db, site: Site, from: number, to: number): Promise<A11
       verdict: outcome.verdict,
       ...outcome.impacts,
       pagesScanned: outcome.pagesScanned,
+      rules: digest.rules.slice(0, REPORT_TOP_RULES),
+      changes: digest.changes && since ? { ...digest.changes, since: since.started_at } : null,
     },
   };
 }
@@ -218,7 +289,7 @@ async function uptimeOf(db: Db, site: Site, from: number, to: number): Promise<M
       );
       return {
         id: monitor.id,
-        label: monitor.name ?? monitor.url,
+        label: monitor.name ?? monitor.url ?? 'Heartbeat monitor',
         url: monitor.url,
         uptimePct: range.uptimePct,
         incidents,
@@ -255,8 +326,20 @@ export async function monthlyReport(
         )
         .orderBy(asc(runs.started_at), asc(runs.id))
     : [];
+  // The state the month started from: what its changes (new and fixed) are counted against.
+  const [crawlBefore] =
+    site.scanner_enabled === 1
+      ? await db
+          .select()
+          .from(runs)
+          .where(and(completedCrawlOf(tenantId, site.id), lt(runs.started_at, bounds.start)))
+          .orderBy(desc(runs.started_at))
+          .limit(1)
+      : [];
+  const brand = await organizationBrand(db, tenantId);
   return {
-    organizationName: await organizationName(db, tenantId),
+    organizationName: mailOrganizationName(brand.name),
+    organizationLogo: brand.logo,
     site: { id: site.id, hostname: site.hostname, rootUrl: site.root_url },
     period,
     periodLabel: monthLabel(period),
@@ -264,7 +347,7 @@ export async function monthlyReport(
     to,
     partial: to < bounds.end,
     generatedAt: now,
-    brokenLinks: site.scanner_enabled === 1 ? brokenLinksOf(crawls) : null,
+    brokenLinks: site.scanner_enabled === 1 ? await brokenLinksOf(db, site, crawls, crawlBefore) : null,
     seo: site.seo_enabled === 1 ? seoOf(crawls) : null,
     a11y: site.a11y_enabled === 1 ? await a11yOf(db, site, bounds.start, to) : null,
     uptime: site.uptime_enabled === 1 ? { monitors: await uptimeOf(db, site, bounds.start, to) } : null,

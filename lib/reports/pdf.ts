@@ -1,5 +1,5 @@
 import { createElement } from 'react';
-import { BrowserHolder } from '@/lib/a11y/browser';
+import { BrowserHolder } from '@/lib/a11y/engine/browser';
 import { MonthlyReportDocument, REPORT_CSS } from './document';
 import { reportFontCss } from './fonts';
 import type { MonthlyReport } from './monthly';

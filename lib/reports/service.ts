@@ -6,6 +6,9 @@ import { reportPdf } from './cache';
 import { monthlyReport } from './monthly';
 import { type PdfOptions, reportFileName } from './pdf';
 
+// What the routes also call, owned by the modules that hold it.
+export { PDF_CONTENT_TYPE } from './pdf';
+
 /**
  * The month's report of a site of `tenantId` as a PDF file: printed when its content is new, else
  * the stored print (lib/reports/cache.ts). The download and the monthly mail both come here.

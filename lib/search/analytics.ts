@@ -163,8 +163,7 @@ export async function syncSearchAnalytics(
     throw error;
   }
 
-  return db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  return db.transaction(async (tx) => {
     if (rows.length > 0) {
       await tx
         .insert(searchAnalytics)

@@ -35,8 +35,9 @@ export function siteResource(s: Site) {
     seo_enabled: s.seo_enabled,
     fielddata_status: s.fielddata_status,
     fielddata_checked_at: s.fielddata_checked_at,
-    exclude_paths: s.exclude_paths,
-    strip_params: s.strip_params,
+    // The spec carries both lists as JSON-encoded strings.
+    exclude_paths: JSON.stringify(s.exclude_paths),
+    strip_params: JSON.stringify(s.strip_params),
   };
 }
 export type SiteResource = ReturnType<typeof siteResource>;
@@ -61,6 +62,7 @@ export function runResource(r: Run) {
     internal_broken: r.internal_broken,
     external_broken: r.external_broken,
     a11y_score: r.a11y_score,
+    a11y_scan_score: r.a11y_scan_score,
     a11y_critical: r.a11y_critical,
     a11y_serious: r.a11y_serious,
     a11y_moderate: r.a11y_moderate,
@@ -82,13 +84,3 @@ export function runResource(r: Run) {
   };
 }
 export type RunResource = ReturnType<typeof runResource>;
-
-/** Stored JSON-encoded lists (`exclude_paths`, `strip_params`) back as arrays; bad JSON reads as empty. */
-export function decodeList(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}

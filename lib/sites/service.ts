@@ -103,8 +103,8 @@ export async function createSite(
     seo_enabled: flag(input.seoEnabled ?? true),
     performance_enabled: flag(input.performanceEnabled ?? true),
     uptime_enabled: flag(input.uptimeEnabled ?? true),
-    exclude_paths: JSON.stringify(input.excludePaths ?? []),
-    strip_params: JSON.stringify(input.stripParams ?? []),
+    exclude_paths: input.excludePaths ?? [],
+    strip_params: input.stripParams ?? [],
     created_at: now,
   };
   const row = await db.transaction(async (tx) => {
@@ -189,8 +189,8 @@ function applyEdit(before: Site, input: UpdateSiteInput, lastA11yRunAt: number |
   if (input.seoEnabled !== undefined) after.seo_enabled = flag(input.seoEnabled);
   if (input.performanceEnabled !== undefined) after.performance_enabled = flag(input.performanceEnabled);
   if (input.uptimeEnabled !== undefined) after.uptime_enabled = flag(input.uptimeEnabled);
-  if (input.excludePaths !== undefined) after.exclude_paths = JSON.stringify(input.excludePaths);
-  if (input.stripParams !== undefined) after.strip_params = JSON.stringify(input.stripParams);
+  if (input.excludePaths !== undefined) after.exclude_paths = input.excludePaths;
+  if (input.stripParams !== undefined) after.strip_params = input.stripParams;
 
   if (before.a11y_enabled === 0 && after.a11y_enabled === 1 && after.a11y_cadence_minutes === null) {
     after.a11y_cadence_minutes = DEFAULT_A11Y_CADENCE_MINUTES;

@@ -4,11 +4,12 @@
  * above both.
  */
 
-import { type A11yLiveState, getA11yLiveState } from '@/lib/a11y/live';
-import { latestA11yRun } from '@/lib/a11y/report';
+import { latestA11yRun } from '@/lib/a11y/report/evaluate';
+import { type A11yLiveState, getA11yLiveState } from '@/lib/a11y/runs/live';
 import type { Principal } from '@/lib/auth/principal';
-import { getLiveState, type LiveCrawlState } from '@/lib/crawl/live';
+import { getLiveState, type LiveCrawlState } from '@/lib/crawl/views/live';
 import type { Db } from '@/lib/db/client';
+import { readSnapshot } from '@/lib/db/snapshot';
 import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource, type SiteResource, siteResource } from '@/lib/sites/resource';
 import { latestRun } from '@/lib/sites/service';
@@ -24,18 +25,22 @@ export type SiteStatus = {
 };
 
 export async function getSiteStatus(db: Db, principal: Principal, siteId: string): Promise<SiteStatus> {
-  const site = await getVisibleSite(db, principal, siteId);
-  const [live, a11yLive, latestCrawl, latestA11y] = await Promise.all([
-    getLiveState(db, site.tenant_id, site.id),
-    getA11yLiveState(db, site.tenant_id, site.id),
-    latestRun(db, site.tenant_id, site.id, 'crawl'),
-    latestA11yRun(db, site),
-  ]);
-  return {
-    site: siteResource(site),
-    live,
-    a11yLive,
-    latestRun: latestCrawl ? runResource(latestCrawl) : null,
-    latestA11yRun: latestA11y ? runResource(latestA11y) : null,
-  };
+  // One snapshot (issue 24 item 5): read in parallel on separate pooled connections, the live
+  // counters could come from before a batch or the run's end and the latest run from after it, so
+  // the panel showed "0 of 1 found so far" above the finished run's history row. In order, in one
+  // repeatable-read transaction, the live state and the runs are the same moment's.
+  return readSnapshot(db, async (tx) => {
+    const site = await getVisibleSite(tx, principal, siteId);
+    const live = await getLiveState(tx, site.tenant_id, site.id);
+    const a11yLive = await getA11yLiveState(tx, site.tenant_id, site.id);
+    const latestCrawl = await latestRun(tx, site.tenant_id, site.id, 'crawl');
+    const latestA11y = await latestA11yRun(tx, site);
+    return {
+      site: siteResource(site),
+      live,
+      a11yLive,
+      latestRun: latestCrawl ? runResource(latestCrawl) : null,
+      latestA11yRun: latestA11y ? runResource(latestA11y) : null,
+    };
+  });
 }

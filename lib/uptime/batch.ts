@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from './limits';
+import { STATUS_ENTRY } from './expectations';
+import {
+  MAX_EXPECTED_STATUSES,
+  MAX_KEYWORD_LENGTH,
+  MAX_TIMEOUT_SECONDS,
+  MIN_TIMEOUT_SECONDS,
+} from './limits';
 import { type Verdict, verifyBatch } from './signing';
 import { CAUSES, type ProbeResult, type ProbeTarget, REGIONS, type Region } from './types';
 
@@ -22,6 +28,13 @@ const probeTarget: z.ZodType<ProbeTarget> = z.object({
   monitorId: z.string().min(1).max(100),
   url: z.url({ protocol: /^https?$/ }),
   timeoutSeconds: z.int().min(MIN_TIMEOUT_SECONDS).max(MAX_TIMEOUT_SECONDS),
+  expect: z
+    .object({
+      statuses: z.array(z.string().regex(STATUS_ENTRY)).max(MAX_EXPECTED_STATUSES),
+      keyword: z.string().min(1).max(MAX_KEYWORD_LENGTH).nullable(),
+      keywordAbsent: z.boolean(),
+    })
+    .optional(),
 });
 
 export const probeBatch = z.object({

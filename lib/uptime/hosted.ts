@@ -31,7 +31,15 @@ export interface HostedProberOptions {
   maxBatch?: number;
   /** Reach loopback and private ranges (tests, development). Defaults to lib/net's setting. */
   allowPrivate?: boolean;
+  /**
+   * Vercel's Protection Bypass for Automation secret, sent as `x-vercel-protection-bypass`: a
+   * protected deployment's edge turns away calls without it before the region sees the batch.
+   */
+  protectionBypass?: string;
 }
+
+/** The header Vercel's Deployment Protection lets automation through with. */
+export const PROTECTION_BYPASS_HEADER = 'x-vercel-protection-bypass';
 
 /**
  * A region reached over HTTP. Targets go out in batches of at most `maxBatch`, all at once; a
@@ -62,6 +70,7 @@ async function send(batch: ProbeBatch, options: HostedProberOptions): Promise<Pr
     headers: {
       'content-type': 'application/json',
       [SIGNATURE_HEADER]: signBatch(options.secret, body, Date.now()),
+      ...(options.protectionBypass ? { [PROTECTION_BYPASS_HEADER]: options.protectionBypass } : {}),
     },
     timeoutMs: batchDeadlineMs(batch.targets),
     onTooLarge: 'error',

@@ -45,17 +45,21 @@ export const NO_INCIDENT: IncidentTracker = { open: null, healthyRounds: 0, heal
  *   streak's first round, so the downtime ends when the target came back, not a round later,
  *   just as `downAt` is the first round that saw the outage.
  * - A round that says nothing (`unknown`: no region answered) changes nothing.
+ * - Inside a maintenance window (`maintenance`) a `down` round opens nothing: the outage was
+ *   announced, so nobody is alerted. An incident already open goes on as above. The first `down`
+ *   round after the window opens the incident then, with its one `opened`.
  */
 export function advanceIncident(
   tracker: IncidentTracker,
   verdict: RoundVerdict,
   results: readonly RegionResult[],
   at: number,
+  maintenance = false,
 ): { tracker: IncidentTracker; events: IncidentEvent[] } {
   if (verdict.status === 'unknown') return { tracker, events: [] };
   const down = verdict.status === 'down';
   if (!tracker.open) {
-    if (!down) return { tracker, events: [] };
+    if (!down || maintenance) return { tracker, events: [] };
     const incident: OpenIncident = { downAt: at, cause: verdict.cause, regions: [...results] };
     return {
       tracker: { open: incident, healthyRounds: 0, healthySince: null },

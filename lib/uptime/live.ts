@@ -1,12 +1,26 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import { monitorsHeldAtAllowance } from '@/lib/billing/monitors';
 import type { Db } from '@/lib/db/client';
-import { type Site, type UptimeIncident, type UptimeMonitor, uptimeIncidents } from '@/lib/db/schema';
+import type { Site, UptimeIncident, UptimeMonitor } from '@/lib/db/schema';
+import { readSnapshot } from '@/lib/db/snapshot';
+import type { EventAlerts } from '@/lib/notify/alerted';
+import { KIND_RECEIVERS } from '@/lib/notify/kinds';
+import { eventAlerts } from '@/lib/notify/log';
+import { resolveReceivers } from '@/lib/notify/receivers';
+import { uncountedSpans } from './maintenance';
+import { incidentsOverlapping } from './metrics';
 import { findMonitor } from './monitors';
 import type { PauseReason } from './pauses';
 import { type IncidentResource, incidentResource, type MonitorResource, monitorResource } from './resource';
-import { type StoredConsensus, type StoredRegionProbe, storedConsensus, storedProbes } from './rounds';
+import { HOUR_MS, uptimePct } from './rollup';
+import {
+  downAlertKey,
+  monitorAlertTargets,
+  type StoredConsensus,
+  type StoredRegionProbe,
+  storedConsensus,
+  storedProbes,
+} from './rounds';
 import { REGIONS, type Region } from './types';
 
 /** One region's latest probe as the live endpoint shows it. */
@@ -92,31 +106,108 @@ export function regionProbesOf(monitor: UptimeMonitor): MonitorLive['regions'] {
   });
 }
 
+/** The uptime windows the monitor page shows, in hours: 24 h, 7 d, 30 d, 90 d. */
+export const UPTIME_WINDOW_HOURS = [24, 168, 720, 2160] as const;
+export type UptimeWindowHours = (typeof UPTIME_WINDOW_HOURS)[number];
+
+/** One window's incident-based uptime, measured up to the snapshot's `at`. */
+export interface UptimeWindow {
+  hours: UptimeWindowHours;
+  fromMs: number;
+  /** Unrounded, as `uptimePct` computes it; null when the monitor was not watched in any of the window. */
+  uptimePct: number | null;
+  /** Incidents overlapping the window, the ongoing one included. */
+  incidents: number;
+}
+
+/**
+ * The monitor page's one read (issue 24 item 4): the live state, and the uptime windows and the
+ * incident list computed from the same rows at the same instant `at`. The page used to ask five
+ * endpoints at five moments, and re-read the percentages only when the status changed, so they
+ * froze during an incident and two windows over the same life could differ in the last digit.
+ */
+export interface MonitorSnapshot extends MonitorLive {
+  /** The instant everything here is measured at; an ongoing incident counts as down up to it. */
+  at: number;
+  uptime: UptimeWindow[];
+  /** The incidents overlapping the longest window (90 days), oldest first, the ongoing one included. */
+  incidents: IncidentResource[];
+  alerting: MonitorAlerting;
+}
+
+/** Who an outage of this monitor reaches: the monitor page's warning and its banner's "Alerted …" line. */
+export interface MonitorAlerting {
+  /**
+   * How many addresses and webhooks an outage alert would go to now (the site's uptime receivers
+   * and the monitor's own), resolved as delivery resolves them: 0 means nobody would be alerted.
+   */
+  outageReceivers: number;
+  /** Whom the open incident's alert actually went to, from its deliveries; null with no open incident. */
+  openIncident: EventAlerts | null;
+}
+
+/**
+ * Who an outage reaches: counted by the resolver delivery uses (lib/notify/receivers.ts) with the
+ * payload a down alert would carry, so the page cannot promise an alert that would not go out.
+ */
+async function alertingOf(
+  db: Db,
+  monitor: UptimeMonitor,
+  openIncidentId: string | null,
+): Promise<MonitorAlerting> {
+  const receivers = await resolveReceivers(
+    db,
+    { tenantId: monitor.tenant_id, siteId: monitor.site_id, payload: monitorAlertTargets(monitor) },
+    KIND_RECEIVERS['uptime-down'],
+  );
+  return {
+    outageReceivers: receivers.length,
+    openIncident: openIncidentId
+      ? await eventAlerts(db, monitor.tenant_id, downAlertKey(openIncidentId))
+      : null,
+  };
+}
+
 /**
  * GET .../monitors/{monitorId}/live: each region's latest probe (phase timings, certificate
- * expiry), the latest round's consensus, the open incident, and whether the monitor is being
- * probed (paused by its own `enabled`, stopped with the site's Uptime app, or held at the allowance).
+ * expiry), the latest round's consensus, the open incident, whether the monitor is being probed
+ * (paused by its own `enabled`, stopped with the site's Uptime app, or held at the allowance), and
+ * its uptime over each window with the incidents behind it. One read-only, repeatable-read
+ * transaction: the status, the open incident, the list and the percentages all see the same rows.
  */
 export async function getMonitorLive(
   db: Db,
   principal: Principal,
   siteId: string,
   monitorId: string,
-): Promise<MonitorLive> {
-  const { site, monitor } = await findMonitor(db, principal, siteId, monitorId);
-  const [open] = await db
-    .select()
-    .from(uptimeIncidents)
-    .where(
-      and(
-        eq(uptimeIncidents.tenant_id, monitor.tenant_id),
-        eq(uptimeIncidents.monitor_id, monitor.id),
-        isNull(uptimeIncidents.recovered_at),
-      ),
-    )
-    .limit(1);
-  const held = await monitorsHeldAtAllowance(db, monitor.tenant_id);
-  return liveOf(principal, site, monitor, held.has(monitor.id), open);
+  now = Date.now(),
+): Promise<MonitorSnapshot> {
+  return readSnapshot(db, async (tx) => {
+    const { site, monitor } = await findMonitor(tx, principal, siteId, monitorId);
+    const longest = now - Math.max(...UPTIME_WINDOW_HOURS) * HOUR_MS;
+    const incidents =
+      (await incidentsOverlapping(tx, monitor.tenant_id, [monitor.id], longest, now)).get(monitor.id) ?? [];
+    const uncounted =
+      (await uncountedSpans(tx, monitor.tenant_id, [monitor.id], longest, now)).get(monitor.id) ?? [];
+    const held = await monitorsHeldAtAllowance(tx, monitor.tenant_id);
+    const open = incidents.find((i) => i.recovered_at === null);
+    const spans = incidents.map((i) => ({ downAt: i.down_at, recoveredAt: i.recovered_at }));
+    return {
+      ...liveOf(principal, site, monitor, held.has(monitor.id), open),
+      at: now,
+      uptime: UPTIME_WINDOW_HOURS.map((hours) => {
+        const fromMs = now - hours * HOUR_MS;
+        return {
+          hours,
+          fromMs,
+          uptimePct: uptimePct(fromMs, now, monitor.created_at, spans, uncounted),
+          incidents: incidents.filter((i) => i.recovered_at === null || i.recovered_at > fromMs).length,
+        };
+      }),
+      incidents: incidents.map(incidentResource),
+      alerting: await alertingOf(tx, monitor, open?.id ?? null),
+    };
+  });
 }
 
 /**

@@ -9,8 +9,8 @@ import {
   type UptimeMonitor,
   uptimeIncidents,
 } from '@/lib/db/schema';
+import { uncountedSpans } from './maintenance';
 import { findMonitor } from './monitors';
-import { pausesOverlapping } from './pauses';
 import { type IncidentResource, incidentResource, type MonitorResource, monitorResource } from './resource';
 import { HOUR_MS, type HourlyBucket, hourStart, uptimePct } from './rollup';
 import { REGIONS } from './types';
@@ -201,9 +201,9 @@ export async function closedHoursOf(
 
 /**
  * A monitor's incidents overlapping `[fromMs, toMs)`, oldest first, and its incident-based uptime
- * over the time it was watched in the range (after its creation, outside its pauses; null when it
- * was not watched in any of it): the metrics endpoint's `events` and `uptimePct`, and the monthly
- * report's per-monitor figures.
+ * over the time it was watched in the range (after its creation, outside its pauses and maintenance
+ * windows; null when it was not watched in any of it): the metrics endpoint's `events` and
+ * `uptimePct`, and the monthly report's per-monitor figures.
  */
 export async function uptimeOverRange(
   db: Db,
@@ -213,7 +213,7 @@ export async function uptimeOverRange(
 ): Promise<{ events: IncidentResource[]; uptimePct: number | null }> {
   const incidents =
     (await incidentsOverlapping(db, monitor.tenant_id, [monitor.id], fromMs, toMs)).get(monitor.id) ?? [];
-  const pauses = (await pausesOverlapping(db, monitor.tenant_id, [monitor.id], fromMs, toMs)).get(monitor.id);
+  const uncounted = (await uncountedSpans(db, monitor.tenant_id, [monitor.id], fromMs, toMs)).get(monitor.id);
   return {
     events: incidents.map(incidentResource),
     uptimePct: uptimePct(
@@ -221,7 +221,7 @@ export async function uptimeOverRange(
       toMs,
       monitor.created_at,
       incidents.map((i) => ({ downAt: i.down_at, recoveredAt: i.recovered_at })),
-      pauses,
+      uncounted,
     ),
   };
 }

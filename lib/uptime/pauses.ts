@@ -83,7 +83,9 @@ export async function recordStoppedMonitors(db: Db, now: number): Promise<number
     db,
     sql`select m.id, m.tenant_id,
         case when m.enabled = 0 then 'monitor' when s.uptime_enabled = 0 then 'app' else 'allowance' end as reason,
-        least(coalesce(m.next_probe_at, m.updated_at), ${now}::bigint) as at
+        -- A heartbeat's next_probe_at is its ping deadline, not a round it missed: it stops now.
+        case when m.kind = 'heartbeat' then ${now}::bigint
+          else least(coalesce(m.next_probe_at, m.updated_at), ${now}::bigint) end as at
       from ${uptimeMonitors} m
       join sites s on s.id = m.site_id and s.tenant_id = m.tenant_id
       where (m.enabled = 0 or s.uptime_enabled = 0

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ConnectionTrace, fetchFollowing, NetError, type NetErrorCode } from '@/lib/net';
+import { judgeAnswer, NO_EXPECTATIONS } from './expectations';
+import { KEYWORD_SCAN_BYTES } from './limits';
 import type { ProbeCause, ProbeResult, ProbeTarget } from './types';
 
 /** Redirects a probe follows; the 11th fails the probe with cause `redirect` (issue 14). */
@@ -19,9 +21,11 @@ export interface ProbeOptions {
  * DNS, connect and TLS are measured rather than hidden behind a kept-alive socket.
  *
  * GET, not HEAD: what a visitor gets is a GET, and many servers answer HEAD differently (405 or 404
- * from routers that only map GET, 501 from some CDNs and origins). Nothing of the body is read: the
- * connection is dropped as soon as the headers are in, so a large page costs at most what was
- * already in flight.
+ * from routers that only map GET, 501 from some CDNs and origins). Nothing of the body is read
+ * unless the monitor looks for a keyword: the connection is dropped as soon as the headers are in,
+ * so a large page costs at most what was already in flight. With a keyword, at most the first 1 MiB
+ * is read (lib/net's bounded read) and the connection dropped there; `totalMs` still ends at the
+ * headers, so latency means the same for every monitor.
  *
  * Never throws for anything the target does: every failure is a result with a cause.
  */
@@ -30,24 +34,33 @@ export async function probeOnce(target: ProbeTarget, options: ProbeOptions = {})
   const started = performance.now();
   const traces: ConnectionTrace[] = [];
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
+  const expect = target.expect;
+  const readsBody = expect?.keyword != null;
   try {
     const response = await fetchFollowing({
       url: target.url,
       timeoutMs: target.timeoutSeconds * 1000,
       maxRedirects: PROBE_MAX_REDIRECTS,
-      maxBytes: 0,
+      maxBytes: readsBody ? KEYWORD_SCAN_BYTES : 0,
       allowPrivate: options.allowPrivate,
       traceConnection: (trace) => traces.push(trace),
     });
-    const cause = causeOfStatus(response.status);
+    const verdict = judgeAnswer(
+      response.status,
+      expect ?? NO_EXPECTATIONS,
+      readsBody ? { text: response.body.toString('utf8'), truncated: response.truncated } : null,
+    );
     return {
-      ok: cause === null,
+      ok: verdict.cause === null,
       status: response.status,
-      totalMs: elapsed(),
+      // Up to the final answer's headers, as for every monitor: reading the body is not latency.
+      totalMs: readsBody
+        ? Math.max(0, response.timings.startedAt + response.timings.headersMs - checkedAt)
+        : elapsed(),
       phases: phasesOf(traces.at(-1)),
       tlsCertExpiresAt: earliestExpiry(traces),
-      cause,
-      error: cause === null ? null : `the server answered HTTP ${response.status}`,
+      cause: verdict.cause,
+      error: verdict.error,
       checkedAt,
       attempts: 1,
     };
@@ -80,13 +93,6 @@ export async function probe(
   if (first.ok) return first;
   await sleep(options.retryDelayMs ?? RETRY_DELAY_MS);
   return { ...(await probeOnce(target, options)), attempts: 2 };
-}
-
-/** 2xx and 3xx (a final 3xx is one without a location to follow, or a 304) count as up. */
-export function causeOfStatus(status: number): ProbeCause | null {
-  if (status >= 500) return 'http_5xx';
-  if (status >= 400) return 'http_4xx';
-  return null;
 }
 
 export function causeOfNetError(code: NetErrorCode): ProbeCause {

@@ -1,7 +1,7 @@
-import { config } from '@/lib/config';
+import { type Config, config } from '@/lib/config';
 import { hostedProber } from './hosted';
 import { embeddedProbers, type RegionProber } from './regions';
-import { REGIONS, type Region } from './types';
+import { type ProbedFrom, REGIONS, type Region } from './types';
 
 /**
  * The probe-region adapter: the one place that knows where the regions run (architecture.md).
@@ -13,13 +13,27 @@ export function regionProbers(): RegionProber[] {
   const c = config();
   const secret = c.UPTIME_PROBE_SECRET;
   if (!secret) return embeddedProbers();
-  return REGIONS.map((region) => hostedProber(region, { endpoint: regionEndpoint(region), secret }));
+  return REGIONS.map((region) =>
+    hostedProber(region, {
+      endpoint: regionEndpoint(region, c),
+      secret,
+      protectionBypass: c.VERCEL_AUTOMATION_BYPASS_SECRET,
+    }),
+  );
 }
 
-/** Whether the regions are hosted route handlers (rounds then go out in per-second batches). */
-export const hostedRegions = (): boolean => Boolean(config().UPTIME_PROBE_SECRET);
+/**
+ * Where the probes run, the one answer every page, mail and webhook payload gives: the hosted
+ * regions when they are configured (then a region's name is where its probe ran), else this server,
+ * one location, however many probes it fires per round.
+ */
+export const probeLocations = (c: Config = config()): ProbedFrom =>
+  c.UPTIME_PROBE_SECRET ? 'regions' : 'server';
 
-export function regionEndpoint(region: Region): string {
-  const c = config();
+/** Whether the regions are hosted route handlers (rounds then go out in per-second batches). */
+export const hostedRegions = (): boolean => probeLocations() === 'regions';
+
+/** A region route's URL: under UPTIME_REGIONS_URL, else the app's own (on Vercel, the deployment's). */
+export function regionEndpoint(region: Region, c: Config = config()): string {
   return `${c.UPTIME_REGIONS_URL ?? c.appUrl}/api/uptime/regions/${region}`;
 }

@@ -106,8 +106,8 @@ function overlapOf(a: readonly [number, number][], b: readonly [number, number][
 /**
  * Incident-based uptime over [fromMs, toMs], in percent (spec: metrics `uptimePct`): the share
  * of the time the monitor was watched in the range that no incident covered. Watched means after
- * `createdAt` and outside `pauses` (paused, app off, held at the allowance: nobody probed, so
- * that time is neither up nor down); the answer is null when the monitor was not watched in any
+ * `createdAt` and outside `pauses` (paused, app off, held at the allowance: nobody probed; and
+ * maintenance windows, announced work: that time is neither up nor down); the answer is null when the monitor was not watched in any
  * of the range. Overlapping incidents are merged, so no downtime is counted twice. Unrounded:
  * rounding is for display.
  */
@@ -129,4 +129,53 @@ export function uptimePct(
     toMs,
   );
   return 100 * (1 - (lengthOf(down) - overlapOf(down, paused)) / watched);
+}
+
+export const DAY_MS = 24 * HOUR_MS;
+
+/** The start of the UTC day holding `ms`. */
+export function dayStart(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS;
+}
+
+/** One UTC day of a monitor: its incident-based uptime and the incidents that touched it. */
+export interface DailyUptime {
+  /** The day's start (UTC midnight, epoch milliseconds). */
+  dayStart: number;
+  /** `uptimePct` over the day (today: up to `now`); null when the monitor was not watched that day. */
+  uptimePct: number | null;
+  /** How many incidents overlapped the day. */
+  incidents: number;
+  /** Downtime in the day, overlapping incidents merged, paused time left out (what uptimePct counts). */
+  downMs: number;
+}
+
+/**
+ * The last `days` UTC days up to `now`, oldest first, each measured as `uptimePct` measures any
+ * range (the public status page's 90-day bar): one pass over the spans already read, no query.
+ */
+export function dailyUptime(
+  days: number,
+  now: number,
+  createdAt: number,
+  incidents: readonly IncidentSpan[],
+  pauses: readonly Span[] = [],
+): DailyUptime[] {
+  const today = dayStart(now);
+  return Array.from({ length: days }, (_, i) => {
+    const from = today - (days - 1 - i) * DAY_MS;
+    const to = Math.min(from + DAY_MS, now);
+    const touching = incidents.filter(
+      (s) => s.downAt < to && (s.recoveredAt === null || s.recoveredAt > from),
+    );
+    const pct = uptimePct(from, to, createdAt, touching, pauses);
+    const watchedFrom = Math.max(from, createdAt);
+    const watched = to - watchedFrom - lengthOf(mergedWithin(pauses, watchedFrom, to));
+    return {
+      dayStart: from,
+      uptimePct: pct,
+      incidents: touching.length,
+      downMs: pct === null ? 0 : Math.round(((100 - pct) / 100) * watched),
+    };
+  });
 }

@@ -34,17 +34,21 @@ export type UptimeEvent =
  * The certificate judged is the one expiring first among the regions' results: regions may
  * reach different servers (a CDN's edges), and whichever lapses first breaks the site for
  * someone.
+ *
+ * `maintenance`: the monitor is inside a maintenance window at `at`, so a failing round opens no
+ * incident (`advanceIncident`); the status and certificate warnings are judged as always.
  */
 export function applyRound(
   state: MonitorRoundState,
   results: readonly RegionResult[],
   timeoutSeconds: number,
   at: number,
+  maintenance = false,
 ): { verdict: RoundVerdict; state: MonitorRoundState; events: UptimeEvent[] } {
   const verdict = judgeRound(results, timeoutSeconds);
   if (verdict.status === 'unknown') return { verdict, state, events: [] };
   const { changed: _changed, ...status } = nextStatus(state.status, verdict, at);
-  const incident = advanceIncident(state.incident, verdict, results, at);
+  const incident = advanceIncident(state.incident, verdict, results, at, maintenance);
   const events: UptimeEvent[] = [...incident.events];
   const expiries = results.map((r) => r.tlsCertExpiresAt).filter((e): e is number => e !== null);
   const expiresAt = expiries.length === 0 ? null : Math.min(...expiries);

@@ -10,12 +10,14 @@ import {
   uptimeIncidents,
   uptimeMonitors,
 } from '@/lib/db/schema';
-import { enqueueNotification } from '@/lib/notify/outbox';
-import type { StoredWebhook } from '@/lib/notify/stored-webhooks';
+import { enqueueNotification, type OutboxNotification } from '@/lib/notify/outbox';
 import type { SentCertWarning } from './certificate';
 import { type RoundVerdict, slowThresholdMs } from './consensus';
+import type { Expectations } from './expectations';
 import type { IncidentTracker } from './incident';
+import { coveredAt } from './maintenance';
 import { endPauses } from './pauses';
+import { probeLocations } from './probers';
 import { applyRound, type MonitorRoundState, type UptimeEvent } from './round';
 import { LEASE_MS_PER_TIMEOUT_SECOND, nextRoundAt, roundLeaseMs } from './schedule';
 import type { MonitorStatus, ProbeTarget, Region, RegionResult } from './types';
@@ -38,6 +40,7 @@ export interface ClaimedRound {
   siteId: string;
   url: string;
   timeoutSeconds: number;
+  expect: Expectations;
   /** The round's scheduled instant. */
   roundAt: number;
   leaseId: string;
@@ -48,47 +51,73 @@ export const roundTarget = (round: ClaimedRound): ProbeTarget => ({
   monitorId: round.monitorId,
   url: round.url,
   timeoutSeconds: round.timeoutSeconds,
+  expect: round.expect,
 });
 
 /**
- * Claims up to `limit` rounds due by `now + horizonMs`, earliest first: monitors enabled, on a site
+ * Claims up to `limit` rounds due by `now + horizonMs`, round robin across tenants and earliest
+ * first within each: monitors enabled, on a site
  * whose Uptime app is on, within the organization's allowance or with overage on (the newest past
  * it are held: lib/billing/monitors.ts), not leased (or whose lease ran out by `now`). Claiming
  * slightly ahead lets the caller start each round at its exact instant from a timer.
  */
+/** The advisory lock claims take (any constant unique among the app's advisory locks). */
+const ROUND_CLAIM_LOCK = 0x5717_0002;
+
 export async function claimDueRounds(
   db: Db,
   options: { now: number; horizonMs?: number; limit: number },
 ): Promise<ClaimedRound[]> {
   const { now, horizonMs = 0, limit } = options;
   const leaseId = randomUUID();
-  const rows = await queryRows<{
-    id: string;
-    tenant_id: string;
-    site_id: string;
-    url: string;
-    timeout_seconds: number;
-    round_at: string | number;
-    lease_until: string | number;
-  }>(
-    db,
-    sql`update uptime_monitors m
+  // Claims are serialised (a transaction-scoped advisory lock): each sees the leases the one before
+  // it wrote, so two loops never take the same round, and neither takes less than it could.
+  const rows = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ROUND_CLAIM_LOCK}::bigint)`);
+    return queryRows<{
+      id: string;
+      tenant_id: string;
+      site_id: string;
+      url: string;
+      timeout_seconds: number;
+      expected_statuses: string[];
+      keyword: string | null;
+      keyword_absent: number;
+      round_at: string | number;
+      lease_until: string | number;
+    }>(
+      tx,
+      sql`update uptime_monitors m
       set round_at = m.next_probe_at, lease_id = ${leaseId},
           lease_until = ${now + roundLeaseMs(0)}::bigint + m.timeout_seconds * ${LEASE_MS_PER_TIMEOUT_SECOND}::bigint
       from (
-        select d.id from uptime_monitors d
-        join sites s on s.id = d.site_id and s.tenant_id = d.tenant_id
-        where d.enabled = 1 and s.uptime_enabled = 1
-          and d.next_probe_at <= ${now + horizonMs}::bigint
-          and (d.lease_until is null or d.lease_until < ${now}::bigint)
-          and d.id not in (select over.id from (${monitorsOverAllowance()}) over)
-        order by d.next_probe_at
+        -- Round robin across tenants: every tenant's earliest round before any tenant's second, so a
+        -- tenant with thousands of due rounds cannot fill a claim another's rounds needed. The due
+        -- rows are locked first (skipping those a completion holds), then ranked: a window
+        -- function cannot share a query level with FOR UPDATE. Those locked but not taken are
+        -- free again when the claim's transaction ends.
+        select ranked.id from (
+          select c.id, c.next_probe_at,
+            row_number() over (partition by c.tenant_id order by c.next_probe_at, c.id) as turn
+          from (
+            select d.id, d.tenant_id, d.next_probe_at from uptime_monitors d
+            join sites s on s.id = d.site_id and s.tenant_id = d.tenant_id
+            -- A heartbeat monitor has no rounds: its job pings it (./heartbeats.ts).
+            where d.enabled = 1 and d.kind = 'http' and s.uptime_enabled = 1
+              and d.next_probe_at <= ${now + horizonMs}::bigint
+              and (d.lease_until is null or d.lease_until < ${now}::bigint)
+              and d.id not in (select over.id from (${monitorsOverAllowance()}) over)
+            for update of d skip locked
+          ) c
+        ) ranked
+        order by ranked.turn, ranked.next_probe_at, ranked.id
         limit ${limit}::int
-        for update of d skip locked
       ) due
       where m.id = due.id
-      returning m.id, m.tenant_id, m.site_id, m.url, m.timeout_seconds, m.round_at, m.lease_until`,
-  );
+      returning m.id, m.tenant_id, m.site_id, m.url, m.timeout_seconds, m.expected_statuses, m.keyword,
+        m.keyword_absent, m.round_at, m.lease_until`,
+    );
+  });
   return rows
     .map((r) => ({
       monitorId: r.id,
@@ -96,6 +125,11 @@ export async function claimDueRounds(
       siteId: r.site_id,
       url: r.url,
       timeoutSeconds: Number(r.timeout_seconds),
+      expect: {
+        statuses: r.expected_statuses,
+        keyword: r.keyword,
+        keywordAbsent: Number(r.keyword_absent) === 1,
+      },
       roundAt: Number(r.round_at),
       leaseId,
       leaseUntil: Number(r.lease_until),
@@ -133,6 +167,11 @@ export function storedProbes(m: UptimeMonitor): Partial<Record<Region, StoredReg
 
 export function storedConsensus(m: UptimeMonitor): StoredConsensus | null {
   return (m.last_consensus as StoredConsensus | null) ?? null;
+}
+
+/** The region results an incident keeps from the round that opened it. */
+function storedIncidentRegions(i: Pick<UptimeIncident, 'regions'>): RegionResult[] {
+  return (i.regions ?? []) as RegionResult[];
 }
 
 export interface RoundOutcome {
@@ -212,6 +251,13 @@ export async function completeRounds(
               ),
             );
     const openOf = new Map(openIncidents.map((i) => [i.monitor_id, i]));
+    // Monitors inside a maintenance window when their round started: a failure there opens nothing.
+    const inMaintenance = await coveredAt(
+      tx,
+      probed
+        .filter((p) => held.has(p.round.monitorId))
+        .map((p) => ({ monitorId: p.round.monitorId, at: p.startedAt })),
+    );
 
     const resultRows: (typeof probeResults.$inferInsert)[] = [];
     const updates: MonitorUpdate[] = [];
@@ -225,7 +271,13 @@ export async function completeRounds(
         continue;
       }
       const open = openOf.get(monitor.id);
-      const applied = applyRound(stateOf(monitor, open), results, monitor.timeout_seconds, startedAt);
+      const applied = applyRound(
+        stateOf(monitor, open),
+        results,
+        monitor.timeout_seconds,
+        startedAt,
+        inMaintenance.has(monitor.id),
+      );
       // An edit during the round (resume, new URL or cadence, pause) set its own next round: kept.
       const next =
         monitor.next_probe_at !== monitor.round_at
@@ -235,7 +287,8 @@ export async function completeRounds(
         // No region answered (every prober failed as a whole): the round says nothing about the target.
         updates.push({ monitor, next, state: null });
         outcomes.push({ completed: true, verdict: applied.verdict, events: [] });
-        resumed.push({ monitorId: monitor.id, at: startedAt });
+        // It was probed, so a pause before it ends; not one begun while it was out (paused meanwhile).
+        if (monitor.enabled !== 0) resumed.push({ monitorId: monitor.id, at: startedAt });
         continue;
       }
       for (const r of results) resultRows.push(resultRow(monitor, round, r));
@@ -284,8 +337,9 @@ function stateOf(monitor: UptimeMonitor, open: UptimeIncident | undefined): Moni
     ? {
         open: {
           downAt: open.down_at,
-          cause: open.cause,
-          regions: open.regions ? (JSON.parse(open.regions) as RegionResult[]) : [],
+          // Rounds are http monitors', whose incidents have a probe's cause, never missed_heartbeat.
+          cause: open.cause === 'missed_heartbeat' ? null : open.cause,
+          regions: storedIncidentRegions(open),
         },
         healthyRounds: open.healthy_rounds,
         healthySince: open.healthy_since,
@@ -339,7 +393,7 @@ async function writeIncident(
           monitor_id: monitor.id,
           down_at: event.incident.downAt,
           cause: event.incident.cause,
-          regions: JSON.stringify(event.incident.regions),
+          regions: event.incident.regions,
           created_at: now,
         })
         .returning({ id: uptimeIncidents.id });
@@ -415,14 +469,29 @@ async function updateMonitors(tx: Db, updates: readonly MonitorUpdate[]): Promis
  * `certificate-expiring`), carrying the monitor's own alert targets for delivery on top of the
  * settings. Keyed on the incident (or certificate and threshold), so a retried round queues once.
  */
-function notificationOf(monitor: UptimeMonitor, event: UptimeEvent, incidentId: string | null, now: number) {
+/** A monitor's own alert receivers, as its alerts' payloads carry them. */
+export function monitorAlertTargets(monitor: Pick<UptimeMonitor, 'alert_emails' | 'alert_webhooks'>) {
+  return {
+    alertEmails: monitor.alert_emails ?? [],
+    // Sealed as the monitor keeps them; delivery opens them (lib/notify/receivers.ts).
+    alertWebhooks: monitor.alert_webhooks ?? [],
+  };
+}
+
+/** The outage alert's event key: one per incident, and how the monitor page finds who it reached. */
+export const downAlertKey = (incidentId: string | null) => `uptime-down:${incidentId}`;
+
+function notificationOf(
+  monitor: UptimeMonitor,
+  event: UptimeEvent,
+  incidentId: string | null,
+  now: number,
+): OutboxNotification {
   const about = {
     monitorId: monitor.id,
     monitorName: monitor.name,
     url: monitor.url,
-    alertEmails: parseList<string>(monitor.alert_emails),
-    // Sealed as the monitor keeps them; delivery opens them (lib/notify/receivers.ts).
-    alertWebhooks: parseList<StoredWebhook>(monitor.alert_webhooks),
+    ...monitorAlertTargets(monitor),
   };
   const base = { tenantId: monitor.tenant_id, siteId: monitor.site_id, now };
   if (event.kind === 'certificate-expiring') {
@@ -433,16 +502,20 @@ function notificationOf(monitor: UptimeMonitor, event: UptimeEvent, incidentId: 
       payload: { ...about, expiresAt: event.expiresAt, days: event.days },
     };
   }
+  const probedFrom = probeLocations();
   const incident = {
     ...about,
     incidentId,
     downAt: event.incident.downAt,
     cause: event.incident.cause,
-    failingRegions: event.incident.regions.filter((r) => !r.ok).map((r) => r.region),
+    // Region names only where the probes really ran there: from one server they would be a fiction.
+    failingRegions:
+      probedFrom === 'regions' ? event.incident.regions.filter((r) => !r.ok).map((r) => r.region) : [],
+    probedFrom,
     detail: event.incident.regions.find((r) => !r.ok)?.error ?? null,
   };
   if (event.kind === 'opened') {
-    return { ...base, kind: 'uptime-down', dedupeKey: `uptime-down:${incidentId}`, payload: incident };
+    return { ...base, kind: 'uptime-down', dedupeKey: downAlertKey(incidentId), payload: incident };
   }
   return {
     ...base,
@@ -450,10 +523,4 @@ function notificationOf(monitor: UptimeMonitor, event: UptimeEvent, incidentId: 
     dedupeKey: `uptime-recovered:${incidentId}`,
     payload: { ...incident, recoveredAt: event.incident.recoveredAt },
   };
-}
-
-function parseList<T>(json: string | null): T[] {
-  if (!json) return [];
-  const value: unknown = JSON.parse(json);
-  return Array.isArray(value) ? (value as T[]) : [];
 }

@@ -18,8 +18,27 @@ import { enqueueNotification } from '@/lib/notify/outbox';
 
 export type PausableApp = 'crawl' | 'a11y';
 
-/** A site's ledger rows of a period; ids or an outer query's site columns. */
-function ledgerRowsOf(tenantId: string | AnyPgColumn, siteId: string | AnyPgColumn, period: string) {
+/**
+ * One site's usage in one billing period: its ids, or (in the SQL readers) an outer query's site
+ * columns to read it per listed site. One object, so the three never swap places.
+ */
+export interface SitePeriod<Id = string> {
+  tenantId: Id;
+  siteId: Id;
+  /** YYYY-MM. */
+  period: string;
+}
+type SitePeriodSql = SitePeriod<string | AnyPgColumn>;
+
+/** The columns of `sites` as a SitePeriod: each listed site's usage in `period`. */
+const listedSites = (period: string): SitePeriodSql => ({
+  tenantId: sites.tenant_id,
+  siteId: sites.id,
+  period,
+});
+
+/** A site's ledger rows of a period. */
+function ledgerRowsOf({ tenantId, siteId, period }: SitePeriodSql) {
   return and(
     eq(usageLedger.tenant_id, tenantId),
     eq(usageLedger.site_id, siteId),
@@ -32,32 +51,25 @@ function ledgerRowsOf(tenantId: string | AnyPgColumn, siteId: string | AnyPgColu
  * still running that started in the period (their counters move per batch), so a decision taken
  * mid-crawl sees the whole month. Ids, or an outer query's site columns to read it per listed site.
  */
-export function pagesCrawledSql(
-  tenantId: string | AnyPgColumn,
-  siteId: string | AnyPgColumn,
-  period: string,
-  options: { excludeRunId?: string } = {},
-): SQL<number> {
-  const { start, end } = periodBounds(period);
+export function pagesCrawledSql(of: SitePeriodSql, options: { excludeRunId?: string } = {}): SQL<number> {
+  const { start, end } = periodBounds(of.period);
   const running = and(
-    runningCrawlOf(tenantId, siteId),
+    runningCrawlOf(of.tenantId, of.siteId),
     gte(runs.started_at, start),
     lt(runs.started_at, end),
     options.excludeRunId === undefined ? undefined : ne(runs.id, options.excludeRunId),
   );
-  const ledger = ledgerRowsOf(tenantId, siteId, period);
+  const ledger = ledgerRowsOf(of);
   return sql<number>`((select coalesce(sum(${usageLedger.pages_crawled}), 0) from ${usageLedger} where ${ledger})
     + (select coalesce(sum(${runs.pages_crawled}), 0) from ${runs} where ${running}))`.mapWith(Number);
 }
 
 export async function pagesCrawledInPeriod(
   db: Db,
-  tenantId: string,
-  siteId: string,
-  period: string,
+  of: SitePeriod,
   options: { excludeRunId?: string } = {},
 ): Promise<number> {
-  return pagesUsedInPeriod(db, 'crawl', tenantId, siteId, period, options);
+  return pagesUsedInPeriod(db, 'crawl', of, options);
 }
 
 /** Pages a crawl starting now may crawl before the monthly allowance is used up; null with overage on. */
@@ -83,20 +95,15 @@ export async function crawlAllowanceRemaining(
  * pages already rendered by passes still in progress that started in the period (their page rows
  * turn from pending as they are stored), so a pass starting mid-month sees the whole month.
  */
-export function pagesRenderedSql(
-  tenantId: string | AnyPgColumn,
-  siteId: string | AnyPgColumn,
-  period: string,
-  options: { excludeRunId?: string } = {},
-): SQL<number> {
-  const { start, end } = periodBounds(period);
+export function pagesRenderedSql(of: SitePeriodSql, options: { excludeRunId?: string } = {}): SQL<number> {
+  const { start, end } = periodBounds(of.period);
   const active = and(
-    activePassOf(tenantId, siteId),
+    activePassOf(of.tenantId, of.siteId),
     gte(runs.started_at, start),
     lt(runs.started_at, end),
     options.excludeRunId === undefined ? undefined : ne(runs.id, options.excludeRunId),
   );
-  const ledger = ledgerRowsOf(tenantId, siteId, period);
+  const ledger = ledgerRowsOf(of);
   return sql<number>`((select coalesce(sum(${usageLedger.pages_rendered}), 0) from ${usageLedger} where ${ledger})
     + (select count(*) from ${a11yPages} join ${runs} on ${runs.id} = ${a11yPages.run_id} and ${runs.tenant_id} = ${a11yPages.tenant_id}
        where ${active} and ${a11yPages.status} <> 'pending'))`.mapWith(Number);
@@ -104,12 +111,10 @@ export function pagesRenderedSql(
 
 export async function pagesRenderedInPeriod(
   db: Db,
-  tenantId: string,
-  siteId: string,
-  period: string,
+  of: SitePeriod,
   options: { excludeRunId?: string } = {},
 ): Promise<number> {
-  return pagesUsedInPeriod(db, 'a11y', tenantId, siteId, period, options);
+  return pagesUsedInPeriod(db, 'a11y', of, options);
 }
 
 /** Pages a render pass starting now may render before the monthly allowance is used up; null with overage on. */
@@ -139,14 +144,12 @@ const METERED: Record<PausableApp, { usedSql: typeof pagesCrawledSql; allowance:
 async function pagesUsedInPeriod(
   db: Db,
   app: PausableApp,
-  tenantId: string,
-  siteId: string,
-  period: string,
+  of: SitePeriod,
   options: { excludeRunId?: string },
 ): Promise<number> {
   const [row] = await queryRows<{ pages: string | number }>(
     db,
-    sql`select ${METERED[app].usedSql(tenantId, siteId, period, options)} as pages`,
+    sql`select ${METERED[app].usedSql(of, options)} as pages`,
   );
   return Number(row?.pages ?? 0);
 }
@@ -164,17 +167,17 @@ async function allowanceRemaining(
 ): Promise<number | null> {
   const overage = await overageState(db, site.tenant_id);
   if (overage.enabled) return null;
-  const used = await pagesUsedInPeriod(db, app, site.tenant_id, site.id, billingPeriod(now), options);
+  const used = await pagesUsedInPeriod(
+    db,
+    app,
+    { tenantId: site.tenant_id, siteId: site.id, period: billingPeriod(now) },
+    options,
+  );
   return allowanceLeft(app, overage, used);
 }
 
 /** Whether a pause row holds the app in the period; it counts only with overage off. */
-function pauseRowOf(
-  tenantId: string | AnyPgColumn,
-  siteId: string | AnyPgColumn,
-  app: PausableApp,
-  period: string,
-) {
+function pauseRowOf({ tenantId, siteId, period }: SitePeriodSql, app: PausableApp) {
   return and(
     eq(appPauses.tenant_id, tenantId),
     eq(appPauses.site_id, siteId),
@@ -185,7 +188,7 @@ function pauseRowOf(
 
 /** Whether each listed site (an outer query over `sites`) has a pause row for the app in the period. */
 function pauseRowExists(app: PausableApp, period: string) {
-  return sql<boolean>`exists (select 1 from ${appPauses} where ${pauseRowOf(sites.tenant_id, sites.id, app, period)})`;
+  return sql<boolean>`exists (select 1 from ${appPauses} where ${pauseRowOf(listedSites(period), app)})`;
 }
 
 /**
@@ -197,7 +200,7 @@ export function crawlAllowanceColumns(period: string) {
   return {
     overage: overageColumns,
     pauseRow: pauseRowExists('crawl', period),
-    pagesCrawled: pagesCrawledSql(sites.tenant_id, sites.id, period),
+    pagesCrawled: pagesCrawledSql(listedSites(period)),
   };
 }
 
@@ -206,7 +209,7 @@ export function renderAllowanceColumns(period: string) {
   return {
     overage: overageColumns,
     pauseRow: pauseRowExists('a11y', period),
-    pagesRendered: pagesRenderedSql(sites.tenant_id, sites.id, period),
+    pagesRendered: pagesRenderedSql(listedSites(period)),
   };
 }
 
@@ -222,7 +225,7 @@ export async function isAppPaused(
   const [row] = await db
     .select({ app: appPauses.app })
     .from(appPauses)
-    .where(pauseRowOf(site.tenant_id, site.id, app, billingPeriod(now)))
+    .where(pauseRowOf({ tenantId: site.tenant_id, siteId: site.id, period: billingPeriod(now) }, app))
     .limit(1);
   return row !== undefined;
 }
@@ -286,7 +289,7 @@ export async function pauseIfAllowanceUsed(
   now: number,
 ): Promise<boolean> {
   const allowance = METERED[app].allowance();
-  const used = await pagesUsedInPeriod(db, app, site.tenant_id, site.id, period, {});
+  const used = await pagesUsedInPeriod(db, app, { tenantId: site.tenant_id, siteId: site.id, period }, {});
   if (used < allowance) return false;
   return pauseAtAllowance(db, {
     tenantId: site.tenant_id,

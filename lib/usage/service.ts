@@ -86,7 +86,7 @@ export async function getSiteUsage(
     })),
     current: {
       period,
-      pagesCrawled: await pagesCrawledInPeriod(db, site.tenant_id, site.id, period),
+      pagesCrawled: await pagesCrawledInPeriod(db, { tenantId: site.tenant_id, siteId: site.id, period }),
       pagesRendered: Number(current?.rendered ?? 0),
       monitors: Number(monitors?.n ?? 0),
       allowances: allowances(),
@@ -168,8 +168,8 @@ export async function getOrgUsage(
     }>(
       db,
       sql`select ${sites.id} as id, ${sites.hostname} as hostname,
-                 ${pagesCrawledSql(sites.tenant_id, sites.id, wanted)} as crawled,
-                 ${pagesRenderedSql(sites.tenant_id, sites.id, wanted)} as rendered,
+                 ${pagesCrawledSql({ tenantId: sites.tenant_id, siteId: sites.id, period: wanted })} as crawled,
+                 ${pagesRenderedSql({ tenantId: sites.tenant_id, siteId: sites.id, period: wanted })} as rendered,
                  (select count(*) from ${uptimeMonitors} where ${monitorsOfSite}) as monitors
           from ${sites} where ${eq(sites.tenant_id, tenantId)}`,
     )

@@ -9,9 +9,9 @@
  * assertion.
  */
 
-import { getA11yReport } from '@/lib/a11y/report';
-import type { PageScan } from '@/lib/a11y/scan';
-import { storePageScans } from '@/lib/a11y/store';
+import type { PageScan } from '@/lib/a11y/engine/scan';
+import { storePageScans } from '@/lib/a11y/engine/store';
+import { getA11yReport } from '@/lib/a11y/report/report';
 import type { Principal } from '@/lib/auth/principal';
 import { closeDb, getDbHandle } from '@/lib/db/client';
 import { a11ySuppressions, organizations, runs } from '@/lib/db/schema';

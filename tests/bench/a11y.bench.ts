@@ -258,9 +258,9 @@ interface SitewatchInput {
  * the pass's size under one run key, as `renderBatch` calls it), keep what the comparison needs.
  */
 async function renderInChild({ urls, concurrency, batch, out }: SitewatchInput): Promise<void> {
-  const { renderPages } = await import('@/lib/a11y/render');
-  const { BrowserHolder } = await import('@/lib/a11y/browser');
-  const { FRAME_SEPARATOR } = await import('@/lib/a11y/axe-results');
+  const { renderPages } = await import('@/lib/a11y/engine/render');
+  const { BrowserHolder } = await import('@/lib/a11y/engine/browser');
+  const { FRAME_SEPARATOR } = await import('@/lib/a11y/engine/axe-results');
   const findings: Findings = { violations: [], inFramesOnly: [], incomplete: [], notChecked: {} };
   const browsers = new BrowserHolder();
   const size = batch > 0 ? batch : urls.length;
@@ -275,7 +275,7 @@ async function renderInChild({ urls, concurrency, batch, out }: SitewatchInput):
   }
   writeFileSync(out, JSON.stringify(findings));
 
-  async function scanAll(scans: AsyncIterable<import('@/lib/a11y/scan').PageScan>): Promise<void> {
+  async function scanAll(scans: AsyncIterable<import('@/lib/a11y/engine/scan').PageScan>): Promise<void> {
     for await (const scan of scans) {
       const path = pathOf(scan.url);
       if (scan.status === 'not-scanned') {
@@ -353,7 +353,7 @@ function ensurePa11yCi(): string {
 
 /** pa11y's own axe-core: its version and the rules pa11y must switch on by id to match our tags. */
 async function pa11yAxe(): Promise<{ version: string; extraRules: string[]; ruleIds: Set<string> }> {
-  const { AXE_RUN_ONLY_TAGS } = await import('@/lib/a11y/rules');
+  const { AXE_RUN_ONLY_TAGS } = await import('@/lib/a11y/report/rules');
   const fromPa11y = createRequire(`${toolsDir}/node_modules/pa11y/lib/pa11y.js`);
   const axe = fromPa11y('axe-core') as typeof import('axe-core');
   // What pa11y's axe runner puts in runOnly for standard WCAG2AA (lib/runners/axe.js).
@@ -386,7 +386,7 @@ async function runPa11yCi(
   extraRules: string[],
   work: string,
 ): Promise<Measurement> {
-  const { chromiumLaunchOptions } = await import('@/lib/a11y/browser');
+  const { chromiumLaunchOptions } = await import('@/lib/a11y/engine/browser');
   const out = `${work}/pa11y.json`;
   const configFile = `${work}/pa11yci.json`;
   writeFileSync(
@@ -498,13 +498,13 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   process.env.ALLOW_PRIVATE_NETWORK = 'true';
-  const { DEFAULT_RENDER_CONCURRENCY } = await import('@/lib/a11y/render');
-  const { chromiumLaunchOptions } = await import('@/lib/a11y/browser');
+  const { DEFAULT_RENDER_CONCURRENCY } = await import('@/lib/a11y/engine/render');
+  const { chromiumLaunchOptions } = await import('@/lib/a11y/engine/browser');
   const { startA11ySite } = await import('./a11y-site');
   const pages = Number(arg('pages') ?? 200);
   const runs = Number(arg('runs') ?? 3);
   const concurrency = Number(arg('concurrency') ?? DEFAULT_RENDER_CONCURRENCY);
-  const { DEFAULT_PASS_BATCH } = await import('@/lib/a11y/pass');
+  const { DEFAULT_PASS_BATCH } = await import('@/lib/a11y/runs/pass');
   const batch = Number(arg('batch') ?? DEFAULT_PASS_BATCH);
   const onlySitewatch = arg('only') === 'sitewatch';
 

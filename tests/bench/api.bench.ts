@@ -58,7 +58,9 @@ async function orchestrate(): Promise<void> {
         '--requests',
         String(REQUESTS),
       ],
-      { stdio: 'inherit', env: { ...process.env, ...env } },
+      // 50 clients on one key measure latency, not the limits: the key's quota (500 a minute by
+      // default) is raised out of the way; each request still pays for its count.
+      { stdio: 'inherit', env: { RATE_LIMIT_KEY_PER_MINUTE: '1000000000', ...process.env, ...env } },
     );
     if (child.status !== 0) throw new Error(`${where} run failed (exit ${child.status})`);
   };

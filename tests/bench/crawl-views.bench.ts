@@ -15,9 +15,9 @@
 
 import { sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
-import { listBrokenTargets } from '@/lib/crawl/broken-targets';
-import { listRedirects } from '@/lib/crawl/redirects';
-import { getUrlDetail } from '@/lib/crawl/url-detail';
+import { listBrokenTargets } from '@/lib/crawl/views/broken-targets';
+import { listRedirects } from '@/lib/crawl/views/redirects';
+import { getUrlDetail } from '@/lib/crawl/views/url-detail';
 import { closeDb, getDbHandle } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { benchSite, dropOlderFrontiers, storeCrawl, timeReads } from './stored-crawl';

@@ -247,11 +247,11 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
   const { openDatabase } = await import('@/lib/db/client');
   const { migrate } = await import('@/lib/db/migrate');
   const { sites } = await import('@/lib/db/schema');
-  const { startCrawl, loadRun } = await import('@/lib/crawl/run');
+  const { startCrawl, loadRun } = await import('@/lib/crawl/runs/run');
   const { crawlEvents } = await import('@/jobs/crawl-events');
-  const { workRun } = await import('@/lib/crawl/engine');
-  const { seedRun } = await import('@/lib/crawl/seed');
-  const { finalizeRun } = await import('@/lib/crawl/finalize');
+  const { workRun } = await import('@/lib/crawl/engine/step');
+  const { seedRun } = await import('@/lib/crawl/runs/seed');
+  const { finalizeRun } = await import('@/lib/crawl/runs/finalize');
   const { rmSync } = await import('node:fs');
 
   memory.enter('open the database');

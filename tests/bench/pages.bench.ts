@@ -14,8 +14,8 @@
 
 import { sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
-import { listCrawledUrls, type PagesQuery } from '@/lib/crawl/pages';
-import { getBrokenLinkReport, getSeoReport } from '@/lib/crawl/report';
+import { listCrawledUrls, type PagesQuery } from '@/lib/crawl/views/pages';
+import { getBrokenLinkReport, getSeoReport } from '@/lib/crawl/views/report';
 import { closeDb, getDbHandle } from '@/lib/db/client';
 import { benchSite, dropOlderFrontiers, storeCrawl, timeReads } from './stored-crawl';
 

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { load } from 'cheerio';
-import { extractLinks } from '@/lib/crawl/extract';
+import { extractLinks } from '@/lib/crawl/engine/extract';
 import { type Document, parseHtml } from '@/lib/html/document';
 import { extractSeoFacts } from '@/lib/seo/extract';
 import { serverEnv, serverNodeArgs } from '../../scripts/node-flags.mjs';

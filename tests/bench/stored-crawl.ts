@@ -49,7 +49,7 @@ export async function storeCrawl(
     select ${runId}::uuid, ${origin} || '/page/' || i, 'internal', i % 7, 'done',
       case when i % 97 = 0 then 'broken' else 'ok' end,
       case when i % 97 = 0 then 404 when i % 50 = 0 then 200 else 200 end,
-      case when i % 50 = 0 then '[{"status":301,"url":"' || ${origin} || '/page/' || i || '"},{"status":200,"url":"' || ${origin} || '/page/' || (i + 1) || '/"}]' end,
+      case when i % 50 = 0 then ('[{"status":301,"url":"' || ${origin} || '/page/' || i || '"},{"status":200,"url":"' || ${origin} || '/page/' || (i + 1) || '/"}]')::jsonb end,
       'text/html', (i * 37) % 900, case when i % 97 = 0 then 0 else 1 end,
       case when i % 97 = 0 then null else jsonb_build_object('title', 'Page ' || i) end,
       case when i % 97 = 0 then null else (

@@ -76,7 +76,7 @@ async function serve(
   const { organizations, probeResults, sites, billingSettings, uptimeMonitors } = await import(
     '@/lib/db/schema'
   );
-  const { createMonitor } = await import('@/lib/uptime/monitors');
+  const { createMonitor, PLAIN_HTTP } = await import('@/lib/uptime/monitors');
   const { RoundLoop } = await import('@/lib/uptime/coordinator');
   const { regionProbers } = await import('@/lib/uptime/probers');
   const { eq, sql } = await import('drizzle-orm');
@@ -108,7 +108,14 @@ async function serve(
     })
     .returning();
   const principal = { tenantId, via: 'key' as const, siteIds: 'all' as const, canCrawl: true };
-  const settings = { name: null, cadenceSeconds: 60, timeoutSeconds: 10, alertEmails: [], alertWebhooks: [] };
+  const settings = {
+    ...PLAIN_HTTP,
+    name: null,
+    cadenceSeconds: 60,
+    timeoutSeconds: 10,
+    alertEmails: [],
+    alertWebhooks: [],
+  };
   const create = (i: number, enabled: boolean) =>
     createMonitor(db, principal, site!.id, { ...settings, url: `${targetUrl}/m/${i}`, enabled });
   if (burst) {

@@ -134,7 +134,11 @@ test('the organizations list gives the role in each and switches to another', as
   await laptop.goto('/organizations/new');
   await laptop.getByLabel('Organization name').fill('Ada Consulting');
   await laptop.getByRole('button', { name: 'Create organization' }).click();
-  await expect(laptop).toHaveURL(/\/sites$/);
+  await expect(laptop).toHaveURL(/\/sites\?created=1$/);
+  // The form is gone with its page: the list says what happened, where the focus lands.
+  await expect(
+    laptop.getByRole('status').filter({ hasText: 'Created Ada Consulting: register its first site below.' }),
+  ).toBeFocused();
 
   await laptop.goto('/account');
   const orgs = laptop.locator('#organizations li');
@@ -142,7 +146,10 @@ test('the organizations list gives the role in each and switches to another', as
   await expect(orgs.filter({ hasText: 'Ada Consulting' })).toContainText('Current organization');
   await expect(orgs.filter({ hasText: 'Ada Consulting' })).toHaveAttribute('aria-current', 'true');
   await laptop.getByRole('button', { name: "Switch to account-owner's sites" }).click();
-  await expect(laptop).toHaveURL(/\/sites$/);
+  await expect(laptop).toHaveURL(/\/sites\?switched=1$/);
+  await expect(
+    laptop.getByRole('status').filter({ hasText: "Switched to account-owner's sites." }),
+  ).toBeFocused();
   await expect(laptop.getByRole('button', { name: /^Organization:/ })).toHaveAccessibleName(
     "Organization: account-owner's sites",
   );

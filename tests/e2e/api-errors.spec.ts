@@ -61,3 +61,20 @@ test('OPTIONS names the methods a path answers', async ({ request }) => {
   expect(res.status()).toBe(204);
   expect(res.headers().allow).toBe('DELETE, GET, HEAD, OPTIONS, PATCH');
 });
+
+test('every /v1 answer says where its rate limits stand, the client read through the front door', async ({
+  request,
+}) => {
+  // The project's client sends X-Forwarded-For through the trusted proxy on loopback (see
+  // playwright.config.ts): the address policy counts it, with its documented default. The count
+  // is per calendar minute: the two requests are kept clear of a minute's end.
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+  const first = await request.fetch('/v1/sites');
+  expect(first.status()).toBe(401);
+  expect(first.headers()['ratelimit-policy']).toBe('"address";q=1000;w=60');
+  const remaining = Number(/^"address";r=(\d+);t=(\d+)$/.exec(first.headers().ratelimit ?? '')?.[1]);
+  const next = await request.fetch('/v1/no/such/thing');
+  expect(next.status()).toBe(404);
+  expect(next.headers().ratelimit).toMatch(new RegExp(`^"address";r=${remaining - 1};t=\\d+$`));
+});

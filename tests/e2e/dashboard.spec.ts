@@ -183,8 +183,14 @@ test('an invited person signs in from the link and joins as a member', async ({ 
 
   await signInThroughForm(page, TEAMMATE);
   await expect(page).toHaveURL(/\/sites$/);
-  // A member sees only granted sites (none yet) and no administration.
-  await expect(page.getByText('No sites have been shared with you yet')).toBeVisible();
+  // A member sees only granted sites (none yet) and no administration. The organization's site
+  // count is said as the organization's, beside a list that is the member's (issue 24 item 11):
+  // not "No sites yet" beside "1 of 3 included sites used".
+  await expect(page.getByRole('heading', { level: 2, name: 'Sites shared with you' })).toBeVisible();
+  await expect(page.getByText('No sites shared with you yet')).toBeVisible();
+  await expect(page.getByText('Your organization has 1 site; none is shared with you.')).toBeVisible();
+  await expect(page.getByText('Your organization uses 1 of 3 included sites')).toBeVisible();
+  await expect(page.getByText('No sites yet')).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link')).toHaveText(['Sites']);
   await expectNoAxeViolations(page, 'sites list as a member');
   await context.close();
@@ -207,6 +213,11 @@ test('billing: overage toggle', async ({ page }) => {
   await expect(toggle).toHaveAttribute('aria-checked', 'false');
   await expectNoAxeViolations(page, 'billing');
   await toggle.click();
+  // Turning overage on asks first (tests/e2e/billing.spec.ts walks the question itself).
+  await page
+    .getByRole('dialog', { name: 'Turn overage billing on?' })
+    .getByRole('button', { name: 'Turn overage on' })
+    .click();
   await expect(toggle).toHaveAttribute('aria-checked', 'true');
   await expect(page.getByRole('status').filter({ hasText: 'Overage billing is on.' })).toBeVisible();
   await snap(page, 'billing');
@@ -248,7 +259,7 @@ test('create an organization, then hit the organization limit and ask for more',
   await expectNoAxeViolations(page, 'create organization');
   await page.getByLabel('Organization name').fill('Second Org');
   await page.getByRole('button', { name: 'Create organization' }).click();
-  await expect(page).toHaveURL(/\/sites$/);
+  await expect(page).toHaveURL(/\/sites\?created=1$/);
   await expect(page.getByRole('button', { name: /Organization: Second Org/ })).toBeVisible();
   await expect(page.getByText('No sites yet')).toBeVisible();
 
@@ -265,6 +276,10 @@ test('create an organization, then hit the organization limit and ask for more',
   await page.getByLabel('Why do you need more?').fill('Separate workspaces for two agency clients.');
   await page.getByRole('button', { name: 'Send request' }).click();
   await expect(page.getByText('Latest request: pending')).toBeVisible();
+  // The form is gone with the request sent: the focus is on the request, not on the page's body.
+  await expect
+    .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
+    .toContain('Latest request: pending');
 
   // Back to the first organization through the switcher.
   await page.getByRole('button', { name: /Organization: Second Org/ }).click();

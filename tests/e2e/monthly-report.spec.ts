@@ -3,7 +3,7 @@ import { expectNoAxeViolations } from './support/axe';
 import { snap } from './support/snap';
 
 /*
- * Issue 15 item 6: the site overview's monthly report control. The month picker and the download
+ * Issue 15 item 6 and issue 24 item 7: the site overview's monthly report control. The month picker and the download
  * button work from the keyboard, the download is the PDF named after the site and month, and the
  * printable page shows the same report outside the dashboard's chrome. The signed-in owner of
  * auth.setup.ts registers a site of their own.
@@ -28,16 +28,17 @@ test('downloads the monthly report as a PDF from the site overview, with the key
   }
 
   const section = page.getByRole('region', { name: 'Monthly report' });
-  // Registered just now: the default month came before the site existed, and the section says so.
+  // Registered just now: the month to date is the one report there is, offered and selected (issue
+  // 24 item 7: only ended months were offered, twelve empty ones for a new site).
   await expect(
-    section.getByText(/^This site was registered this month: its first report will be for \w+ \d{4}, once/),
+    section.getByText(/^This site was registered this month: its report so far covers the month to date\./),
   ).toBeVisible();
   const month = section.getByLabel('Month');
-  await expect(month.locator('option')).toHaveCount(12);
-  await month.focus();
-  await month.press('ArrowDown');
+  await expect(month.locator('option')).toHaveCount(1);
+  await expect(month.locator('option')).toHaveText(/^\w+ \d{4} \(month to date\)$/);
   const chosen = await month.inputValue();
-  expect(chosen).toMatch(/^\d{4}-\d{2}$/);
+  expect(chosen).toBe(new Date().toISOString().slice(0, 7));
+  await month.focus();
   await page.keyboard.press('Tab');
   const download = section.getByRole('button', { name: 'Download monthly report (PDF)' });
   await expect(download).toBeFocused();
@@ -53,6 +54,10 @@ test('downloads the monthly report as a PDF from the site overview, with the key
     page.getByRole('heading', { level: 1, name: 'Monthly report: monthly-report.example.com' }),
   ).toBeVisible();
   await expect(page.getByRole('navigation')).toHaveCount(0);
+  // Nothing measured yet: one short note, not a page per app saying so.
+  await expect(page.getByText(/^Nothing was measured for this site in \w+ \d{4} so far\.$/)).toBeVisible();
+  await expect(page.getByText(/^Broken links: no crawl completed in \w+ \d{4}\.$/)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2 })).toHaveCount(0);
   await snap(page, 'monthly-report-print');
   await expectNoAxeViolations(page, 'monthly report print page');
 });

@@ -63,7 +63,7 @@ test('create a monitor with the keyboard: the error summary takes focus and lead
   await page.keyboard.type('45');
 
   // A webhook row: its URL field takes focus when added.
-  await tabTo(page, page.getByRole('button', { name: 'Add webhook' }), 4);
+  await tabTo(page, page.getByRole('button', { name: 'Add webhook' }), 8);
   await page.keyboard.press('Enter');
   await expect(page.getByLabel('Webhook 1 URL')).toBeFocused();
   await page.keyboard.type('https://hooks.slack.com/services/T0/B0/x');
@@ -132,15 +132,18 @@ test('the monitor page: regions, uptime, latency, incidents; pause and resume mo
   page,
 }) => {
   await page.goto(`/sites/${siteId}/uptime`);
-  await page.getByRole('link', { name: 'Status page' }).click();
+  await page.getByRole('link', { name: 'Status page', exact: true }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Status page' })).toBeVisible();
   await expect(siteNav(page).getByRole('link', { name: 'Uptime' })).toHaveAttribute('aria-current', 'page');
-  for (const name of ['Regions', 'Uptime', 'Latency by region', 'Incidents in the last 90 days']) {
+  // The e2e server probes from itself (no hosted regions): probes, not continents (issue 24 item 3).
+  for (const name of ['Probes', 'Uptime', 'Latency by probe', 'Incidents in the last 90 days']) {
     await expect(page.getByRole('heading', { level: 3, name })).toBeVisible();
   }
-  await expect(page.getByRole('list', { name: 'Latest probe per region' }).getByRole('listitem')).toHaveCount(
-    4,
-  );
+  await expect(
+    page.getByRole('list', { name: 'Latest result of each probe' }).getByRole('listitem'),
+  ).toHaveCount(4);
+  await expect(page.getByText(/All four probes run from this server \(one location\)/)).toBeVisible();
+  await expect(page.getByRole('main').getByText(/North America|Europe|Asia|Oceania/)).toHaveCount(0);
   const uptime = page.getByRole('region', { name: 'Uptime' });
   for (const range of ['24 hours', '7 days', '30 days', '90 days']) {
     await expect(uptime.getByRole('term').filter({ hasText: range })).toBeVisible();
@@ -186,14 +189,14 @@ test('the monitor page: regions, uptime, latency, incidents; pause and resume mo
   await expect(page.getByRole('status').filter({ hasText: 'Monitor paused' })).toBeVisible();
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(
-    page.getByRole('status').filter({ hasText: 'Monitor resumed: every region probes it now.' }),
+    page.getByRole('status').filter({ hasText: 'Monitor resumed: all four probes check it now.' }),
   ).toBeVisible();
 });
 
 test('the monitor page polls its live state only while the browser tab is visible', async ({ page }) => {
   await page.goto(`/sites/${siteId}/uptime`);
-  await page.getByRole('link', { name: 'Status page' }).click();
-  await expect(page.getByRole('heading', { level: 3, name: 'Regions' })).toBeVisible();
+  await page.getByRole('link', { name: 'Status page', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 3, name: 'Probes' })).toBeVisible();
   let polls = 0;
   page.on('request', (request) => {
     if (request.url().endsWith('/live')) polls += 1;
@@ -217,7 +220,7 @@ test('the monitor page polls its live state only while the browser tab is visibl
 
 test('edit a monitor: the form opens in place and saving moves focus to the result', async ({ page }) => {
   await page.goto(`/sites/${siteId}/uptime`);
-  await page.getByRole('link', { name: 'Status page' }).click();
+  await page.getByRole('link', { name: 'Status page', exact: true }).click();
   await page.getByRole('button', { name: 'Edit' }).click();
   const form = page.getByRole('form', { name: 'Edit monitor' });
   await expect(form.getByLabel('Timeout (seconds)')).toHaveValue('15');

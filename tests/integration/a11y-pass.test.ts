@@ -2,22 +2,19 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as billingRoute from '@/app/api/v1/billing/route';
-import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
-import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
-import * as siteUsageRoute from '@/app/api/v1/sites/[id]/usage/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { a11yEvents } from '@/jobs/a11y-events';
 import { createA11yFunctions } from '@/jobs/functions/a11y';
 import { createCrawlFunctions } from '@/jobs/functions/crawl';
 import { jobsIdle, startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
-import { BrowserHolder, launchChromium } from '@/lib/a11y/browser';
-import type { A11yEvents } from '@/lib/a11y/events';
-import { finalizePass, NO_CRAWL_MESSAGE, renderBatch, seedPass, startA11yRun } from '@/lib/a11y/pass';
-import { resumeInterruptedPasses } from '@/lib/a11y/resume';
-import { AXE_RUN_ONLY_TAGS } from '@/lib/a11y/rules';
-import { runA11ySchedulerTick } from '@/lib/a11y/scheduler';
-import { storePageScans } from '@/lib/a11y/store';
+import { BrowserHolder, launchChromium } from '@/lib/a11y/engine/browser';
+import { storePageScans } from '@/lib/a11y/engine/store';
+import { AXE_RUN_ONLY_TAGS } from '@/lib/a11y/report/rules';
+import type { A11yEvents } from '@/lib/a11y/runs/events';
+import { finalizePass } from '@/lib/a11y/runs/finalize';
+import { renderBatch, seedPass } from '@/lib/a11y/runs/pass';
+import { resumeInterruptedPasses } from '@/lib/a11y/runs/resume';
+import { runA11ySchedulerTick } from '@/lib/a11y/runs/scheduler';
+import { NO_CRAWL_MESSAGE, startA11yRun } from '@/lib/a11y/runs/start';
 import { billingPeriod } from '@/lib/billing/period';
 import { setOverage } from '@/lib/billing/settings';
 import { resetConfig } from '@/lib/config';
@@ -35,10 +32,11 @@ import {
 } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
 import { pagesRenderedInPeriod } from '@/lib/usage/allowance';
+import { type RequestBody, v1 } from '../support/api-client';
 import { htmlPage, quietLogger } from '../support/crawl';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 
 /** The site's "allowance reached" notifications (the outbox also holds each crawl's summary). */
@@ -98,9 +96,7 @@ beforeAll(async () => {
     force: true,
     runner: { logger: quietLogger },
   });
-  const created = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token: owner.token,
+  const created = await v1({ token: owner.token }).POST('/v1/sites', {
     body: { rootUrl: server.url('/'), a11yEnabled: true, excludePaths: ['/private/**'] },
   });
   expect(created.status).toBe(201);
@@ -128,12 +124,9 @@ async function loadRun(runId: string): Promise<Run> {
   return run!;
 }
 
-async function crawl(body?: unknown): Promise<string> {
-  const started = await call(crawlRoute.POST, {
-    method: 'POST',
-    path: `/api/v1/sites/${siteId}/crawl`,
-    token: owner.token,
-    params: { id: siteId },
+async function crawl(body?: RequestBody<'/v1/sites/{id}/crawl', 'post'>): Promise<string> {
+  const started = await v1({ token: owner.token }).POST('/v1/sites/{id}/crawl', {
+    params: { path: { id: siteId } },
     body,
   });
   expect(started.status).toBe(202);
@@ -142,13 +135,7 @@ async function crawl(body?: unknown): Promise<string> {
 }
 
 const status = async () =>
-  (
-    await call(statusRoute.GET, {
-      path: `/api/v1/sites/${siteId}/status`,
-      token: owner.token,
-      params: { id: siteId },
-    })
-  ).body;
+  (await v1({ token: owner.token }).GET('/v1/sites/{id}/status', { params: { path: { id: siteId } } })).body;
 
 const ledgerOf = (runId: string) => db.select().from(usageLedger).where(eq(usageLedger.run_id, runId));
 
@@ -370,7 +357,7 @@ describe('an interrupted pass', () => {
       rendered: 2,
     });
     const [next] = (await pagesOf(run.id)).filter((p) => p.status === 'pending');
-    const { renderPages } = await import('@/lib/a11y/render');
+    const { renderPages } = await import('@/lib/a11y/engine/render');
     for await (const scan of renderPages([next!.url], { browsers })) {
       await storePageScans(db, { tenantId: run.tenant_id, runId: run.id }, [scan]);
     }
@@ -399,7 +386,7 @@ describe('an interrupted pass', () => {
 describe('the rendered-pages allowance', () => {
   it('cuts the scan at the allowance with overage off, pauses scans and notifies once; overage on continues', async () => {
     const period = billingPeriod(Date.now());
-    const used = await pagesRenderedInPeriod(db, owner.tenantId, siteId, period);
+    const used = await pagesRenderedInPeriod(db, { tenantId: owner.tenantId, siteId, period });
     process.env.ALLOWANCE_PAGES_RENDERED = String(used + 3);
     resetConfig();
 
@@ -422,7 +409,7 @@ describe('the rendered-pages allowance', () => {
     const notes = await db.select().from(notificationOutbox).where(allowanceNotesOf(siteId));
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: 'allowance-reached', payload: { app: 'a11y' } });
-    const billing = await call(billingRoute.GET, { path: '/api/v1/billing', token: owner.token });
+    const billing = await v1({ token: owner.token }).GET('/v1/billing');
     expect(billing.body).toMatchObject({ a11yPaused: true, crawlPaused: false });
 
     // Paused: the scheduler skips the site and leaves its clock, so it scans once un-paused.
@@ -442,17 +429,15 @@ describe('the rendered-pages allowance', () => {
     await jobsIdle();
     const full = await loadRun(resumed.started[0]!);
     expect(full).toMatchObject({ state: 'completed', a11y_pages_scanned: SCANNED.length, limits_hit: [] });
-    expect(
-      (await call(billingRoute.GET, { path: '/api/v1/billing', token: owner.token })).body,
-    ).toMatchObject({
+    expect((await v1({ token: owner.token }).GET('/v1/billing')).body).toMatchObject({
       a11yPaused: false,
     });
-    const usage = await call(siteUsageRoute.GET, {
-      path: `/api/v1/sites/${siteId}/usage`,
-      token: owner.token,
-      params: { id: siteId },
+    const usage = await v1({ token: owner.token }).GET('/v1/sites/{id}/usage', {
+      params: { path: { id: siteId } },
     });
     expect(usage.body.current.pagesRendered).toBe(used + 3 + SCANNED.length);
-    expect(await pagesRenderedInPeriod(db, owner.tenantId, siteId, period)).toBe(used + 3 + SCANNED.length);
+    expect(await pagesRenderedInPeriod(db, { tenantId: owner.tenantId, siteId, period })).toBe(
+      used + 3 + SCANNED.length,
+    );
   });
 });

@@ -1,18 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as manualChecksRoute from '@/app/api/v1/sites/[id]/a11y-manual-checks/route';
-import * as reportRoute from '@/app/api/v1/sites/[id]/a11y-report/route';
-import * as suppressionRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/[suppressionId]/route';
-import * as suppressionsRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
-import * as siteRoute from '@/app/api/v1/sites/[id]/route';
-import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
-import type { PageScan, PageScanFinding } from '@/lib/a11y/scan';
-import { storePageScans } from '@/lib/a11y/store';
+import type { PageScan, PageScanFinding } from '@/lib/a11y/engine/scan';
+import { storePageScans } from '@/lib/a11y/engine/store';
 import type { Db } from '@/lib/db/client';
 import { a11ySuppressions, runs } from '@/lib/db/schema';
+import { type RequestBody, v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 
 let db: Db;
 let teardown: () => Promise<void>;
@@ -90,21 +85,19 @@ async function newRun(startedAt: number): Promise<string> {
 }
 
 const report = (token = owner.token, id = siteId) =>
-  call(reportRoute.GET, { path: `/api/v1/sites/${id}/a11y-report`, token, params: { id } });
-const suppress = (body: unknown, token = owner.token) =>
-  call(suppressionsRoute.POST, {
-    path: `/api/v1/sites/${siteId}/a11y-suppressions`,
-    token,
-    params: { id: siteId },
-    body,
-  });
+  v1({ token }).GET('/v1/sites/{id}/a11y-report', { params: { path: { id } } });
+const suppress = (body: RequestBody<'/v1/sites/{id}/a11y-suppressions', 'post'>, token = owner.token) =>
+  v1({ token }).POST('/v1/sites/{id}/a11y-suppressions', { params: { path: { id: siteId } }, body });
 const unsuppress = (suppressionId: string, id = siteId, token = owner.token) =>
-  call(suppressionRoute.DELETE, {
-    method: 'DELETE',
-    path: `/api/v1/sites/${id}/a11y-suppressions/${suppressionId}`,
-    token,
-    params: { id, suppressionId },
+  v1({ token }).DELETE('/v1/sites/{id}/a11y-suppressions/{suppressionId}', {
+    params: { path: { id, suppressionId } },
   });
+type Criterion = { sc: string; status: string; automated: string; reading: string };
+const criterion = (
+  body: { coverage: { principles: { guidelines: { criteria: Criterion[] }[] }[] } },
+  sc: string,
+) =>
+  body.coverage.principles.flatMap((p) => p.guidelines.flatMap((g) => g.criteria)).find((c) => c.sc === sc);
 const storedScore = async () => (await db.select().from(runs).where(eq(runs.id, runId)))[0]?.a11y_score;
 
 beforeAll(async () => {
@@ -174,7 +167,20 @@ describe('GET /v1/sites/{id}/a11y-report', () => {
       pages: 2,
       rules: ['image-alt'],
     });
-    expect(criteria.find((c) => c.sc === '3.1.1')).toMatchObject({ status: 'pass', pages: 3 });
+    // html-has-lang passed on every page, but 3.1.1 has rules that never ran: no automated failures.
+    expect(criteria.find((c) => c.sc === '3.1.1')).toMatchObject({
+      status: 'pass',
+      pages: 3,
+      automated: 'partial',
+      reading: 'no-automated-failures',
+    });
+    expect(body.coverage.readings).toEqual({
+      fails: 2,
+      passes: 0,
+      'not-applicable': 0,
+      'no-automated-failures': 1,
+      untested: 83,
+    });
     // Needs review is not evidence either way.
     expect(criteria.find((c) => c.sc === '1.4.3')?.status).toBe('manual');
     expect(body.manualChecks).toEqual({});
@@ -230,14 +236,15 @@ describe('GET /v1/sites/{id}/a11y-report', () => {
 describe('suppressions', () => {
   it.each([
     // img.logo everywhere: /b's only image-alt element is accepted (100), / keeps img.hero.
-    ['element everywhere', { rule: 'image-alt', selector: 'img.logo' }, 69, 2],
-    // The whole rule: / and /b pass it; (1 + 1 + 1/2) / 3 = 83.3.
-    ['rule site-wide', { rule: 'image-alt' }, 83, 2],
+    ['element everywhere', { rule: 'image-alt', selector: 'img.logo' }, 69, 2, 'fails'],
+    // The whole rule: / and /b pass it; (1 + 1 + 1/2) / 3 = 83.3. 1.1.1 no longer fails, but a
+    // suppressed violation is no evidence of a pass: "no automated failures", never "passes".
+    ['rule site-wide', { rule: 'image-alt' }, 83, 2, 'no-automated-failures'],
     // One occurrence: img.hero on / only; / still fails image-alt through img.logo.
-    ['one occurrence', { rule: 'image-alt', selector: 'img.hero', pageUrl: ROOT }, 56, 1],
+    ['one occurrence', { rule: 'image-alt', selector: 'img.hero', pageUrl: ROOT }, 56, 1, 'fails'],
   ])(
     '%s: the score and the stored score change, and come back on delete',
-    async (_scope, scope, score, matched) => {
+    async (_scope, scope, score, matched, reading) => {
       const body: { rule: string; selector?: string; pageUrl?: string } = scope;
       const created = await suppress({ ...body, reason: 'decorative' });
       expect(created.status).toBe(201);
@@ -255,11 +262,10 @@ describe('suppressions', () => {
         expect.objectContaining({ id: created.body.suppression.id, matchedCount: matched }),
       ]);
       expect(await storedScore()).toBe(score);
+      expect(criterion(after.body, '1.1.1')).toMatchObject({ automated: 'partial', reading });
 
-      const listed = await call(suppressionsRoute.GET, {
-        path: `/api/v1/sites/${siteId}/a11y-suppressions`,
-        token: owner.token,
-        params: { id: siteId },
+      const listed = await v1({ token: owner.token }).GET('/v1/sites/{id}/a11y-suppressions', {
+        params: { path: { id: siteId } },
       });
       expect(listed.body.suppressions.map((s: { id: string }) => s.id)).toEqual([
         created.body.suppression.id,
@@ -307,12 +313,9 @@ describe('suppressions', () => {
 });
 
 describe('PUT /v1/sites/{id}/a11y-manual-checks', () => {
-  const put = (body: unknown) =>
-    call(manualChecksRoute.PUT, {
-      method: 'PUT',
-      path: `/api/v1/sites/${siteId}/a11y-manual-checks`,
-      token: owner.token,
-      params: { id: siteId },
+  const put = (body: RequestBody<'/v1/sites/{id}/a11y-manual-checks', 'put'>) =>
+    v1({ token: owner.token }).PUT('/v1/sites/{id}/a11y-manual-checks', {
+      params: { path: { id: siteId } },
       body,
     });
 
@@ -328,6 +331,8 @@ describe('PUT /v1/sites/{id}/a11y-manual-checks', () => {
     });
     expect(body.summary.score).toBe(56);
     expect(body.summary.verdict.compliant).toBe(false);
+    // A reviewer's verified check is what makes a criterion read as passing; its status stays.
+    expect(criterion(body, '1.4.3')).toMatchObject({ status: 'manual', reading: 'passes' });
 
     expect((await put({ sc: '1.4.3', status: 'failed', note: null })).status).toBe(200);
     body = (await report()).body;
@@ -349,20 +354,15 @@ describe('PUT /v1/sites/{id}/a11y-manual-checks', () => {
 
 describe('excludePaths', () => {
   it('recomputes the stored score when they change', async () => {
-    const patched = await call(siteRoute.PATCH, {
-      method: 'PATCH',
-      path: `/api/v1/sites/${siteId}`,
-      token: owner.token,
-      params: { id: siteId },
+    const patched = await v1({ token: owner.token }).PATCH('/v1/sites/{id}', {
+      params: { path: { id: siteId } },
       body: { excludePaths: ['/private/**'] },
     });
     expect(patched.status).toBe(200);
     // /private/c is out: (7/12 + 7/12) / 2 = 58.3.
     expect(await storedScore()).toBe(58);
-    const status = await call(statusRoute.GET, {
-      path: `/api/v1/sites/${siteId}/status`,
-      token: owner.token,
-      params: { id: siteId },
+    const status = await v1({ token: owner.token }).GET('/v1/sites/{id}/status', {
+      params: { path: { id: siteId } },
     });
     expect(status.body.latestA11yRun).toMatchObject({
       id: runId,

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
 import type { Db } from '@/lib/db/client';
 import { a11yPages, runs, sites } from '@/lib/db/schema';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 
 /**
  * The status endpoint's accessibility side: `latestA11yRun` is the latest run that scanned or is
@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => teardown());
 
 const status = (id = siteId) =>
-  call(statusRoute.GET, { path: `/api/v1/sites/${id}/status`, token: owner.token, params: { id } });
+  v1({ token: owner.token }).GET('/v1/sites/{id}/status', { params: { path: { id } } });
 
 async function insertRun(values: Partial<typeof runs.$inferInsert>): Promise<string> {
   const [run] = await db

@@ -2,14 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as authRoute from '@/app/api/auth/[...all]/route';
-import * as accountSessionRoute from '@/app/api/v1/me/sessions/[sessionId]/route';
-import * as accountSessionsRoute from '@/app/api/v1/me/sessions/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import type { Db } from '@/lib/db/client';
 import { sessions, users } from '@/lib/db/schema';
+import { v1 } from '../support/api-client';
 import { authGet, authPost, BASE, freshAddress, requestCode } from '../support/auth';
 import { useTestDatabase } from '../support/db';
-import { call } from '../support/http';
 
 let db: Db;
 let teardown: () => Promise<void>;
@@ -48,9 +45,8 @@ async function signInDevice(email: string, userAgent: string): Promise<Device> {
   return { token: res.headers.get('set-auth-token') ?? '', cookie, userId: body.user.id };
 }
 
-const sitesWithBearer = (d: Device) => call(sitesRoute.GET, { path: '/api/v1/sites', token: d.token });
-const sitesWithCookie = (d: Device) =>
-  call(sitesRoute.GET, { path: '/api/v1/sites', headers: { cookie: d.cookie } });
+const sitesWithBearer = (d: Device) => v1({ token: d.token }).GET('/v1/sites');
+const sitesWithCookie = (d: Device) => v1().GET('/v1/sites', { headers: { cookie: d.cookie } });
 
 type Listed = {
   id: string;
@@ -61,17 +57,12 @@ type Listed = {
   lastActiveAt: number;
 };
 async function listSessions(d: Device): Promise<Listed[]> {
-  const res = await call(accountSessionsRoute.GET, { path: '/api/v1/me/sessions', token: d.token });
+  const res = await v1({ token: d.token }).GET('/v1/me/sessions');
   expect(res.status).toBe(200);
   return (res.body as { sessions: Listed[] }).sessions;
 }
 const endSession = (d: Device, sessionId: string) =>
-  call(accountSessionRoute.DELETE, {
-    method: 'DELETE',
-    path: `/api/v1/me/sessions/${sessionId}`,
-    params: { sessionId },
-    token: d.token,
-  });
+  v1({ token: d.token }).DELETE('/v1/me/sessions/{sessionId}', { params: { path: { sessionId } } });
 
 describe('the account page’s sessions', () => {
   it('lists the user’s sessions by id, never a token; an ended one stops working at once, by bearer token and by cookie', async () => {
@@ -81,7 +72,7 @@ describe('the account page’s sessions', () => {
     expect((await sitesWithBearer(phone)).status).toBe(200);
     expect((await sitesWithCookie(phone)).status).toBe(200);
 
-    const res = await call(accountSessionsRoute.GET, { path: '/api/v1/me/sessions', token: laptop.token });
+    const res = await v1({ token: laptop.token }).GET('/v1/me/sessions');
     // No session's credential is in the answer, the caller's own included.
     for (const token of [laptop.token, phone.token]) expect(JSON.stringify(res.body)).not.toContain(token);
     const listed = await listSessions(laptop);

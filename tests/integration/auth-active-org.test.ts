@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as memberRoute from '@/app/api/v1/members/[memberId]/route';
 import type { Db } from '@/lib/db/client';
+import { v1 } from '../support/api-client';
 import { authGet, authPost, signIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
-import { addMember, call, signInOwner } from '../support/http';
+import { addMember, signInOwner } from '../support/http';
 
 let db: Db;
 let teardown: () => Promise<void>;
@@ -56,11 +56,8 @@ describe('the organization a new session starts in', () => {
     expect(await activeOrganization(third.token)).toBe(agency.tenantId);
 
     // Removed from the agency's organization, she no longer resumes into it.
-    const removed = await call(memberRoute.DELETE, {
-      method: 'DELETE',
-      path: `/api/v1/members/${joined.memberId}`,
-      params: { memberId: joined.memberId },
-      token: agency.token,
+    const removed = await v1({ token: agency.token }).DELETE('/v1/members/{memberId}', {
+      params: { path: { memberId: joined.memberId } },
     });
     expect(removed.status).toBe(200);
     await signOut(third.token);

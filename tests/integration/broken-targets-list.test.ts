@@ -6,8 +6,8 @@ import {
   type BrokenTargetsQuery,
   listBrokenTargets,
   matchingBrokenTargets,
-} from '@/lib/crawl/broken-targets';
-import { getBrokenLinkReport } from '@/lib/crawl/report';
+} from '@/lib/crawl/views/broken-targets';
+import { getBrokenLinkReport } from '@/lib/crawl/views/report';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { useTestDatabase } from '../support/db';
@@ -74,8 +74,10 @@ const latest = [
   row('https://b.test/down', 'https://a.test/x', { kind: 'external', status_code: 503, detail: 'error 503' }),
   row('https://a.test/old', 'https://a.test/', {
     status_code: 410,
-    redirect_chain:
-      '[{"status":301,"url":"https://a.test/old"},{"status":410,"url":"https://a.test/closed"}]',
+    redirect_chain: [
+      { status: 301, url: 'https://a.test/old' },
+      { status: 410, url: 'https://a.test/closed' },
+    ],
   }),
   row('http://', 'https://a.test/y', { status_code: null, detail: 'invalid URL: "http://"' }),
   row('https://a.test/moved', 'https://a.test/z', { status_code: 304 }),
@@ -233,7 +235,7 @@ describe('the dead-link report grouped by target, in SQL', () => {
   it("applies the site's current excludePaths to the targets, their pages, the counts and the comparison", async () => {
     await db
       .update(schema.sites)
-      .set({ exclude_paths: JSON.stringify(['/y', '/old']) })
+      .set({ exclude_paths: ['/y', '/old'] })
       .where(eq(schema.sites.id, siteId));
     try {
       const page = await list();
@@ -255,7 +257,7 @@ describe('the dead-link report grouped by target, in SQL', () => {
       ]);
       expect(await urls({ q: 'a.test/y' })).toEqual([]);
     } finally {
-      await db.update(schema.sites).set({ exclude_paths: '[]' }).where(eq(schema.sites.id, siteId));
+      await db.update(schema.sites).set({ exclude_paths: [] }).where(eq(schema.sites.id, siteId));
     }
   });
 });

@@ -1,11 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import * as reportRoute from '@/app/api/v1/sites/[id]/report/route';
-import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
 import { setOverage } from '@/lib/billing/settings';
 import { crawlUrls, runs, usageLedger } from '@/lib/db/schema';
+import { v1 } from '../support/api-client';
 import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 
 /*
@@ -88,17 +87,9 @@ async function crawlWith(email: string, maxPages: number) {
   const { token, tenantId } = await signInOwner(bed.db, email);
   await setOverage(bed.db, tenantId, true);
   const siteId = await registerAndCrawl(token, bed.site.site.url(), { maxPages });
-  const report = await call(reportRoute.GET, {
-    path: `/api/v1/sites/${siteId}/report`,
-    token,
-    params: { id: siteId },
-  });
+  const report = await v1({ token }).GET('/v1/sites/{id}/report', { params: { path: { id: siteId } } });
   expect(report.status).toBe(200);
-  const status = await call(statusRoute.GET, {
-    path: `/api/v1/sites/${siteId}/status`,
-    token,
-    params: { id: siteId },
-  });
+  const status = await v1({ token }).GET('/v1/sites/{id}/status', { params: { path: { id: siteId } } });
   expect(status.status).toBe(200);
   const runId = report.body.run.id as string;
   const targets = new Set<string>(report.body.brokenLinks.map((b: { target_url: string }) => b.target_url));

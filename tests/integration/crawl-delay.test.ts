@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
+import { v1 } from '../support/api-client';
 import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { startServer } from '../support/http-server';
 
 /** When each page request arrived and was answered, as the site saw it. */
@@ -32,8 +32,7 @@ describe('robots.txt Crawl-delay', () => {
     const { db, site } = bed;
     const { token } = await signInOwner(db, 'polite@example.com');
     const siteId = await registerAndCrawl(token, site.url(), { maxConcurrency: 50 });
-    const params = { id: siteId };
-    const status = await call(statusRoute.GET, { path: `/api/v1/sites/${siteId}/status`, token, params });
+    const status = await v1({ token }).GET('/v1/sites/{id}/status', { params: { path: { id: siteId } } });
     expect(status.body.latestRun).toMatchObject({ state: 'completed', pages_crawled: 4 });
     const pages = [...visits].sort((x, y) => x.start - y.start);
     expect(pages.map((v) => v.path).sort()).toEqual(['/', '/a', '/b', '/c']);

@@ -1,16 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as reportRoute from '@/app/api/v1/sites/[id]/report/route';
 import { setOverage } from '@/lib/billing/settings';
-import { workRun } from '@/lib/crawl/engine';
-import { finalizeRun } from '@/lib/crawl/finalize';
-import { seedRun } from '@/lib/crawl/seed';
+import { workRun } from '@/lib/crawl/engine/step';
+import { finalizeRun } from '@/lib/crawl/runs/finalize';
+import { seedRun } from '@/lib/crawl/runs/seed';
 import type { Db } from '@/lib/db/client';
 import { crawlUrls, runs } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
+import { v1 } from '../support/api-client';
 import { htmlPage, registerAndStart } from '../support/crawl';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 
 /*
@@ -84,11 +84,7 @@ describe('the cap on external link checks per run', () => {
     expect(run?.limits_hit).toEqual([
       { limit: 'external-checks', detail: expect.stringMatching(/^4 external links were checked/) },
     ]);
-    const report = await call(reportRoute.GET, {
-      path: `/api/v1/sites/${siteId}/report`,
-      token,
-      params: { id: siteId },
-    });
+    const report = await v1({ token }).GET('/v1/sites/{id}/report', { params: { path: { id: siteId } } });
     expect(report.body.run).toMatchObject({ cut_short: 1, limits_hit: run?.limits_hit });
   });
 });

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as reportRoute from '@/app/api/v1/sites/[id]/report/route';
 import { crawlUrls, runs } from '@/lib/db/schema';
+import { v1 } from '../support/api-client';
 import { crawlTestbed, registerAndCrawl } from '../support/crawl';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { type RouteHandler, startServer, type TestServer } from '../support/http-server';
 
 /*
@@ -150,11 +150,7 @@ beforeAll(async () => {
   // With stripParams every discovered link is normalized again before it enters the frontier:
   // a link that is not a URL must survive that path too.
   const siteId = await registerAndCrawl(token, bed.site.site.url(), { stripParams: ['utm_source'] });
-  const report = await call(reportRoute.GET, {
-    path: `/api/v1/sites/${siteId}/report`,
-    token,
-    params: { id: siteId },
-  });
+  const report = await v1({ token }).GET('/v1/sites/{id}/report', { params: { path: { id: siteId } } });
   expect(report.status).toBe(200);
   expect(report.body.run).toMatchObject({ state: 'completed', error: null });
   rows = report.body.brokenLinks;

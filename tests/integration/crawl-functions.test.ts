@@ -1,15 +1,15 @@
 import { InngestTestEngine } from '@inngest/test';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { crawlEvents } from '@/jobs/crawl-events';
 import { createCrawlFunctions } from '@/jobs/functions/crawl';
-import { startCrawl } from '@/lib/crawl/run';
+import { startCrawl } from '@/lib/crawl/runs/run';
 import type { Db } from '@/lib/db/client';
 import { runs, sites, usageLedger } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { type SyntheticSite, startSyntheticSite } from '../support/test-site';
 
 /**
@@ -26,11 +26,7 @@ beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
   const { token } = await signInOwner(db, 'functions@example.com');
   synthetic = await startSyntheticSite({ pages: 30, extraLinks: 3, brokenEvery: 7 });
-  const created = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token,
-    body: { rootUrl: synthetic.rootUrl },
-  });
+  const created = await v1({ token }).POST('/v1/sites', { body: { rootUrl: synthetic.rootUrl } });
   const [site] = await db.select().from(sites).where(eq(sites.id, created.body.site.id));
   if (!site) throw new Error('no site');
   runId = (await startCrawl(db, site, { trigger: 'manual', chainA11y: false, events: crawlEvents })).run.id;

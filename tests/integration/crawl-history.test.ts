@@ -1,15 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
-import * as pagesRoute from '@/app/api/v1/sites/[id]/pages/route';
-import * as reportRoute from '@/app/api/v1/sites/[id]/report/route';
-import * as runPagesRoute from '@/app/api/v1/sites/[id]/runs/[runId]/pages/route';
-import * as runReportRoute from '@/app/api/v1/sites/[id]/runs/[runId]/report/route';
-import * as runSeoReportRoute from '@/app/api/v1/sites/[id]/runs/[runId]/seo-report/route';
-import * as runsRoute from '@/app/api/v1/sites/[id]/runs/route';
-import * as seoReportRoute from '@/app/api/v1/sites/[id]/seo-report/route';
 import { jobsIdle } from '@/jobs/runtime';
+import { type Query, v1 } from '../support/api-client';
 import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
-import { call, signInOwner } from '../support/http';
+import { type CallResult, signInOwner } from '../support/http';
 import { startServer } from '../support/http-server';
 
 /** A page with a meta description (so description-missing is fixed on it). */
@@ -54,16 +47,21 @@ let siteId: string;
 let firstRun: string;
 let secondRun: string;
 
-const get = (handler: Parameters<typeof call>[0], path: string, params: Record<string, string>) =>
-  call(handler, { path: `/api/v1/sites/${params.id}${path}`, token, params });
+const site = () => ({ path: { id: siteId } });
+const run = (runId: string) => ({ path: { id: siteId, runId } });
+const runs = (query: Query<'/v1/sites/{id}/runs', 'get'> = {}) =>
+  v1({ token }).GET('/v1/sites/{id}/runs', { params: { ...site(), query } });
+/** Queries the document refuses, sent as they are: the route's own validation is what the test checks. */
+const getUnchecked = (path: string) => v1({ token }).raw({ path: `/v1/sites/${siteId}${path}` });
 
 /** Every row of /pages for `query`, `limit` at a time, following nextCursor to the end. */
-async function allPages(query: string, limit: number): Promise<PageRow[]> {
+async function allPages(query: Query<'/v1/sites/{id}/pages', 'get'>, limit: number): Promise<PageRow[]> {
   const rows: PageRow[] = [];
   let cursor: string | null = null;
   do {
-    const qs: string = `?limit=${limit}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const res = await get(pagesRoute.GET, `/pages${qs}`, { id: siteId });
+    const res: CallResult = await v1({ token }).GET('/v1/sites/{id}/pages', {
+      params: { ...site(), query: { limit, ...query, ...(cursor ? { cursor } : {}) } },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.pages.length).toBeLessThanOrEqual(limit);
     rows.push(...res.body.pages);
@@ -85,24 +83,19 @@ beforeAll(async () => {
     headers: { 'content-type': 'text/html' },
     body: '<!doctype html><html><head><title>Charlie page</title></head><body><a href="/a">A</a> <a href="/b">B</a> <a href="http://">Bad</a></body></html>',
   });
-  const started = await call(crawlRoute.POST, {
-    method: 'POST',
-    path: `/api/v1/sites/${siteId}/crawl`,
-    token,
-    params: { id: siteId },
-  });
+  const started = await v1({ token }).POST('/v1/sites/{id}/crawl', { params: { path: { id: siteId } } });
   expect(started.status).toBe(202);
   await jobsIdle();
-  const runs = await get(runsRoute.GET, '/runs', { id: siteId });
-  expect(runs.status).toBe(200);
-  const crawls = (runs.body.runs as Run[]).filter((r) => r.kind === 'crawl');
+  const listed = await runs();
+  expect(listed.status).toBe(200);
+  const crawls = (listed.body.runs as Run[]).filter((r) => r.kind === 'crawl');
   expect(crawls.map((r) => r.state)).toEqual(['completed', 'completed']);
   [secondRun, firstRun] = crawls.map((r) => r.id) as [string, string];
 });
 
 describe('GET /v1/sites/{id}/runs', () => {
   it('lists runs newest first, every run exactly once across pages', async () => {
-    const all = await get(runsRoute.GET, '/runs', { id: siteId });
+    const all = await runs();
     expect(all.body.nextCursor).toBeNull();
     const ids = (all.body.runs as Run[]).map((r) => r.id);
     const starts = (all.body.runs as Run[]).map((r) => r.started_at);
@@ -110,15 +103,13 @@ describe('GET /v1/sites/{id}/runs', () => {
     const paged: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await get(runsRoute.GET, `/runs?limit=1${cursor ? `&cursor=${cursor}` : ''}`, {
-        id: siteId,
-      });
+      const res: CallResult = await runs({ limit: 1, ...(cursor ? { cursor } : {}) });
       expect(res.body.runs).toHaveLength(1);
       paged.push(res.body.runs[0].id);
       cursor = res.body.nextCursor;
     } while (cursor);
     expect(paged).toEqual(ids);
-    const crawls = await get(runsRoute.GET, '/runs?kind=crawl', { id: siteId });
+    const crawls = await runs({ kind: 'crawl' });
     expect((crawls.body.runs as Run[]).map((r) => r.id)).toEqual([secondRun, firstRun]);
   });
 
@@ -129,7 +120,7 @@ describe('GET /v1/sites/{id}/runs', () => {
       ['limit=ten', 'limit: must be a whole number'],
       ['cursor=not-a-cursor', 'cursor: is not a cursor this endpoint returned'],
     ]) {
-      const res = await get(runsRoute.GET, `/runs?${qs}`, { id: siteId });
+      const res = await getUnchecked(`/runs?${qs}`);
       expect(res.status).toBe(422);
       expect(res.body.error).toBe(message);
     }
@@ -138,7 +129,7 @@ describe('GET /v1/sites/{id}/runs', () => {
 
 describe('new and fixed since the previous run', () => {
   it('the broken-link report names new and fixed targets, latest and per run alike', async () => {
-    const latest = await get(reportRoute.GET, '/report', { id: siteId });
+    const latest = await v1({ token }).GET('/v1/sites/{id}/report', { params: site() });
     expect(latest.status).toBe(200);
     expect(latest.body.run.id).toBe(secondRun);
     expect(latest.body.sincePreviousRun).toEqual({
@@ -146,13 +137,10 @@ describe('new and fixed since the previous run', () => {
       newTargets: [bed.site.url('/vanished')],
       fixedTargets: [bed.site.url('/gone')],
     });
-    const second = await get(runReportRoute.GET, `/runs/${secondRun}/report`, {
-      id: siteId,
-      runId: secondRun,
-    });
+    const second = await v1({ token }).GET('/v1/sites/{id}/runs/{runId}/report', { params: run(secondRun) });
     expect(second.body).toEqual(latest.body);
 
-    const first = await get(runReportRoute.GET, `/runs/${firstRun}/report`, { id: siteId, runId: firstRun });
+    const first = await v1({ token }).GET('/v1/sites/{id}/runs/{runId}/report', { params: run(firstRun) });
     expect(first.status).toBe(200);
     expect(first.body.run.id).toBe(firstRun);
     expect(first.body.brokenLinks.map((b: { target_url: string }) => b.target_url)).toEqual([
@@ -164,7 +152,7 @@ describe('new and fixed since the previous run', () => {
   });
 
   it('the SEO report names new and fixed (check, page) issues', async () => {
-    const latest = await get(seoReportRoute.GET, '/seo-report', { id: siteId });
+    const latest = await v1({ token }).GET('/v1/sites/{id}/seo-report', { params: site() });
     expect(latest.status).toBe(200);
     const changes = latest.body.sincePreviousRun;
     expect(changes.previousRunId).toBe(firstRun);
@@ -179,9 +167,8 @@ describe('new and fixed since the previous run', () => {
     expect(changes.newIssues).not.toContainEqual(unchanged);
     expect(changes.fixedIssues).not.toContainEqual(unchanged);
 
-    const first = await get(runSeoReportRoute.GET, `/runs/${firstRun}/seo-report`, {
-      id: siteId,
-      runId: firstRun,
+    const first = await v1({ token }).GET('/v1/sites/{id}/runs/{runId}/seo-report', {
+      params: run(firstRun),
     });
     expect(first.status).toBe(200);
     expect(first.body.run.id).toBe(firstRun);
@@ -191,7 +178,7 @@ describe('new and fixed since the previous run', () => {
 
 describe('GET /v1/sites/{id}/pages', () => {
   it('lists every URL of the latest crawl with its status, title, depth, links and redirect', async () => {
-    const rows = await allPages('', 500);
+    const rows = await allPages({}, 500);
     const byUrl = new Map(rows.map((r) => [r.url, r]));
     expect(byUrl.get(bed.site.url('/'))).toMatchObject({
       depth: 0,
@@ -232,11 +219,11 @@ describe('GET /v1/sites/{id}/pages', () => {
   });
 
   it('pages through every row exactly once, in order, for each sort and direction', async () => {
-    const everything = (await allPages('', 500)).map((r) => r.url).sort();
-    for (const sort of ['url', 'status', 'depth', 'inlinks', 'outlinks', 'responseTime']) {
-      for (const order of ['asc', 'desc']) {
-        const whole = await allPages(`&sort=${sort}&order=${order}`, 500);
-        const paged = await allPages(`&sort=${sort}&order=${order}`, 2);
+    const everything = (await allPages({}, 500)).map((r) => r.url).sort();
+    for (const sort of ['url', 'status', 'depth', 'inlinks', 'outlinks', 'responseTime'] as const) {
+      for (const order of ['asc', 'desc'] as const) {
+        const whole = await allPages({ sort, order }, 500);
+        const paged = await allPages({ sort, order }, 2);
         expect(paged.map((r) => r.url)).toEqual(whole.map((r) => r.url));
         expect([...paged.map((r) => r.url)].sort()).toEqual(everything);
         const keyOf: Record<string, (r: PageRow) => number> = {
@@ -256,32 +243,33 @@ describe('GET /v1/sites/{id}/pages', () => {
   });
 
   it('filters by status class, kind, depth and a search on URL or title', async () => {
-    const urls = async (query: string) => (await allPages(query, 3)).map((r) => r.url).sort();
-    expect(await urls('&status=4xx')).toEqual([bed.site.url('/missing'), bed.site.url('/vanished')]);
-    expect(await urls('&status=3xx')).toEqual([bed.site.url('/old')]);
-    expect(await urls('&status=5xx')).toEqual([]);
-    expect(await urls('&status=error')).toEqual(['http://']);
-    expect(await urls('&kind=external')).toEqual(['http://']);
-    expect(await urls('&depth=0')).toEqual([bed.site.url('/')]);
-    expect(await urls('&q=charlie')).toEqual([bed.site.url('/c')]);
+    const urls = async (query: Query<'/v1/sites/{id}/pages', 'get'>) =>
+      (await allPages(query, 3)).map((r) => r.url).sort();
+    expect(await urls({ status: '4xx' })).toEqual([bed.site.url('/missing'), bed.site.url('/vanished')]);
+    expect(await urls({ status: '3xx' })).toEqual([bed.site.url('/old')]);
+    expect(await urls({ status: '5xx' })).toEqual([]);
+    expect(await urls({ status: 'error' })).toEqual(['http://']);
+    expect(await urls({ kind: 'external' })).toEqual(['http://']);
+    expect(await urls({ depth: 0 })).toEqual([bed.site.url('/')]);
+    expect(await urls({ q: 'charlie' })).toEqual([bed.site.url('/c')]);
     const html = ['/', '/a', '/b', '/c', '/gone', '/new', '/old'].map((p) => bed.site.url(p)).sort();
-    expect(await urls('&contentType=text/html')).toEqual(html);
+    expect(await urls({ contentType: 'text/html' })).toEqual(html);
     // A type with a slash takes all of its subtypes: the 404s answered text/plain.
     const missing = [bed.site.url('/missing'), bed.site.url('/vanished')];
-    expect(await urls('&contentType=TEXT/')).toEqual([...html, ...missing].sort());
-    expect(await urls('&contentType=text/plain')).toEqual(missing);
-    expect(await urls('&contentType=image/')).toEqual([]);
-    expect(await urls('&q=VANISH')).toEqual([bed.site.url('/vanished')]);
-    expect(await urls('&q=100%25')).toEqual([]);
-    expect(await urls('&status=2xx&depth=2&sort=status')).toEqual([]);
+    expect(await urls({ contentType: 'TEXT/' })).toEqual([...html, ...missing].sort());
+    expect(await urls({ contentType: 'text/plain' })).toEqual(missing);
+    expect(await urls({ contentType: 'image/' })).toEqual([]);
+    expect(await urls({ q: 'VANISH' })).toEqual([bed.site.url('/vanished')]);
+    expect(await urls({ q: '100%' })).toEqual([]);
+    expect(await urls({ status: '2xx', depth: 2, sort: 'status' })).toEqual([]);
   });
 
   it('answers the latest run under /runs/{runId}/pages; an older run no longer keeps its URLs (404)', async () => {
-    const latest = await get(pagesRoute.GET, '/pages', { id: siteId });
-    const second = await get(runPagesRoute.GET, `/runs/${secondRun}/pages`, { id: siteId, runId: secondRun });
+    const latest = await v1({ token }).GET('/v1/sites/{id}/pages', { params: site() });
+    const second = await v1({ token }).GET('/v1/sites/{id}/runs/{runId}/pages', { params: run(secondRun) });
     expect(second.status).toBe(200);
     expect(second.body).toEqual(latest.body);
-    const first = await get(runPagesRoute.GET, `/runs/${firstRun}/pages`, { id: siteId, runId: firstRun });
+    const first = await v1({ token }).GET('/v1/sites/{id}/runs/{runId}/pages', { params: run(firstRun) });
     expect(first.status).toBe(404);
     expect(first.body.error).toMatch(/no longer stored/);
   });
@@ -294,7 +282,7 @@ describe('GET /v1/sites/{id}/pages', () => {
       ['depth=-1', 'depth'],
       ['cursor=e30', 'cursor'],
     ]) {
-      const res = await get(pagesRoute.GET, `/pages?${qs}`, { id: siteId });
+      const res = await getUnchecked(`/pages?${qs}`);
       expect(res.status, qs).toBe(422);
       expect(res.body.error).toMatch(new RegExp(`^${field}: `));
     }
@@ -305,37 +293,29 @@ describe('runs of another site or organization', () => {
   it('are 404 on every per-run endpoint, as are unknown and malformed run ids', async () => {
     const other = await signInOwner(bed.db, 'other-tenant@example.com');
     const otherSite = await registerAndCrawl(other.token, bed.site.url('/b'));
-    const routes = [
-      [runReportRoute.GET, 'report'],
-      [runSeoReportRoute.GET, 'seo-report'],
-      [runPagesRoute.GET, 'pages'],
+    const reports = [
+      '/v1/sites/{id}/runs/{runId}/report',
+      '/v1/sites/{id}/runs/{runId}/seo-report',
+      '/v1/sites/{id}/runs/{runId}/pages',
     ] as const;
-    for (const [handler, report] of routes) {
+    for (const report of reports) {
       // The other organization's own site, this organization's run: not its run.
-      const foreign = await call(handler, {
-        path: `/api/v1/sites/${otherSite}/runs/${secondRun}/${report}`,
-        token: other.token,
-        params: { id: otherSite, runId: secondRun },
+      const foreign = await v1({ token: other.token }).GET(report, {
+        params: { path: { id: otherSite, runId: secondRun } },
       });
       expect(foreign.status, report).toBe(404);
       // This organization's site, named by the other organization: not its site.
-      const site = await call(handler, {
-        path: `/api/v1/sites/${siteId}/runs/${secondRun}/${report}`,
-        token: other.token,
-        params: { id: siteId, runId: secondRun },
-      });
+      const site = await v1({ token: other.token }).GET(report, { params: run(secondRun) });
       expect(site.status).toBe(404);
       expect(site.body.error).toBe('site not found');
       for (const runId of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-        const unknown = await get(handler, `/runs/${runId}/${report}`, { id: siteId, runId });
+        const unknown = await v1({ token }).GET(report, { params: run(runId) });
         expect(unknown.status).toBe(404);
         expect(unknown.body.error).toBe('run not found');
       }
     }
-    const otherRuns = await call(runsRoute.GET, {
-      path: `/api/v1/sites/${siteId}/runs`,
-      token: other.token,
-      params: { id: siteId },
+    const otherRuns = await v1({ token: other.token }).GET('/v1/sites/{id}/runs', {
+      params: { path: { id: siteId } },
     });
     expect(otherRuns.status).toBe(404);
   });

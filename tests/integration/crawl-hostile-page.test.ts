@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { MAX_LINKS_PER_PAGE } from '@/lib/crawl/extract';
+import { MAX_LINKS_PER_PAGE } from '@/lib/crawl/engine/extract';
 import { crawlUrls, runs } from '@/lib/db/schema';
 import { MAX_HTML_NESTING } from '@/lib/html/document';
 import { MAX_SELECTOR_LENGTH } from '@/lib/seo/selector';

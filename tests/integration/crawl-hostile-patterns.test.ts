@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { MAX_ROBOTS_RULES } from '@/lib/crawl/robots';
+import { MAX_ROBOTS_RULES } from '@/lib/crawl/engine/robots';
 import { runs } from '@/lib/db/schema';
 import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
 import { signInOwner } from '../support/http';

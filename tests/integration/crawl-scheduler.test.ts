@@ -1,17 +1,16 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { crawlEvents } from '@/jobs/crawl-events';
 import { crawlSchedulerFunction } from '@/jobs/functions/scheduler';
 import type { Clock } from '@/jobs/runtime/clock';
 import { EmbeddedRunner } from '@/jobs/runtime/embedded';
 import { setOverage } from '@/lib/billing/settings';
-import { advanceDue, runSchedulerTick } from '@/lib/crawl/scheduler';
+import { advanceDue, runSchedulerTick } from '@/lib/crawl/runs/scheduler';
 import type { Db } from '@/lib/db/client';
 import { runs, sites } from '@/lib/db/schema';
+import { type RequestBody, v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 
 const MINUTE = 60_000;
 const DAY = 1440 * MINUTE;
@@ -21,8 +20,8 @@ let db: Db;
 let teardown: () => Promise<void>;
 let token: string;
 
-async function createSite(body: Record<string, unknown>): Promise<string> {
-  const created = await call(sitesRoute.POST, { path: '/api/v1/sites', token, body });
+async function createSite(body: RequestBody<'/v1/sites', 'post'>): Promise<string> {
+  const created = await v1({ token }).POST('/v1/sites', { body });
   expect(created.status).toBe(201);
   return created.body.site.id;
 }
@@ -96,7 +95,7 @@ describe('the scheduler tick', () => {
     const id = await createSite({ rootUrl: 'http://127.0.0.1:15/', cadenceMinutes: 2880 });
     const before = await site(id);
     expect(before).toMatchObject({ last_run_at: null, enabled: 1 });
-    const manual = await call(crawlRoute.POST, { path: `/api/v1/sites/${id}/crawl`, token, params: { id } });
+    const manual = await v1({ token }).POST('/v1/sites/{id}/crawl', { params: { path: { id } } });
     expect(manual.status).toBe(202);
     const after = await site(id);
     const [run] = await crawlsOf([id]);
@@ -117,7 +116,7 @@ describe('the scheduler tick', () => {
       .set({ last_run_at: ranAt, next_run_at: ranAt + 2 * DAY })
       .where(eq(sites.id, id));
     const before = await site(id);
-    const manual = await call(crawlRoute.POST, { path: `/api/v1/sites/${id}/crawl`, token, params: { id } });
+    const manual = await v1({ token }).POST('/v1/sites/{id}/crawl', { params: { path: { id } } });
     expect(manual.status).toBe(202);
     expect(await site(id)).toMatchObject({ last_run_at: ranAt, next_run_at: before.next_run_at });
 

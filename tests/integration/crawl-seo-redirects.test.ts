@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import * as seoReportRoute from '@/app/api/v1/sites/[id]/seo-report/route';
+import { v1 } from '../support/api-client';
 import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { startServer } from '../support/http-server';
 
 const bed = crawlTestbed(() =>
@@ -21,11 +21,7 @@ describe('SEO: pages reached only through redirects', () => {
     const { db, site } = bed;
     const { token } = await signInOwner(db, 'redirects@example.com');
     const siteId = await registerAndCrawl(token, site.url());
-    const report = await call(seoReportRoute.GET, {
-      path: `/api/v1/sites/${siteId}/seo-report`,
-      token,
-      params: { id: siteId },
-    });
+    const report = await v1({ token }).GET('/v1/sites/{id}/seo-report', { params: { path: { id: siteId } } });
     expect(report.status).toBe(200);
     const redirectOnly = (report.body.checks as { check: string; pages: { pageUrl: string }[] }[]).find(
       (c) => c.check === 'redirect-only',

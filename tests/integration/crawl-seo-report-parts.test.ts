@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import * as seoReportRoute from '@/app/api/v1/sites/[id]/seo-report/route';
-import { SEO_FACTS_PAGE } from '@/lib/crawl/finalize-seo';
+import { SEO_FACTS_PAGE } from '@/lib/crawl/runs/finalize-seo';
 import { runs, SEO_REPORT_PART, seoReports } from '@/lib/db/schema';
+import { v1 } from '../support/api-client';
 import { crawlTestbed, registerAndCrawl } from '../support/crawl';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { startSyntheticSite } from '../support/test-site';
 
 // Every synthetic page lacks a description and a canonical: 2,100 pages give well over
@@ -34,11 +34,7 @@ describe('a large SEO report', () => {
     );
     expect(parts.every((p) => p.issues.length <= SEO_REPORT_PART)).toBe(true);
 
-    const report = await call(seoReportRoute.GET, {
-      path: `/api/v1/sites/${siteId}/seo-report`,
-      token,
-      params: { id: siteId },
-    });
+    const report = await v1({ token }).GET('/v1/sites/{id}/seo-report', { params: { path: { id: siteId } } });
     expect(report.status).toBe(200);
     const checks = report.body.checks as { check: string; pages: { pageUrl: string; detail: string }[] }[];
     const listed = checks.flatMap((c) => c.pages.map((p) => `${c.check} ${p.pageUrl}`));

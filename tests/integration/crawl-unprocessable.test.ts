@@ -1,24 +1,23 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as reportRoute from '@/app/api/v1/sites/[id]/report/route';
 import { setOverage } from '@/lib/billing/settings';
-import { workRun } from '@/lib/crawl/engine';
-import { finalizeRun } from '@/lib/crawl/finalize';
+import { enqueueUrls, UNPROCESSABLE_DETAIL } from '@/lib/crawl/engine/frontier';
 import {
   deferLeases,
-  enqueueUrls,
   leaseSuspect,
   leaseUrls,
   reclaimExpiredLeases,
-  UNPROCESSABLE_DETAIL,
-} from '@/lib/crawl/frontier';
-import { seedRun } from '@/lib/crawl/seed';
+} from '@/lib/crawl/engine/frontier-leases';
+import { workRun } from '@/lib/crawl/engine/step';
+import { finalizeRun } from '@/lib/crawl/runs/finalize';
+import { seedRun } from '@/lib/crawl/runs/seed';
 import type { Db } from '@/lib/db/client';
 import { crawlUrls, runs } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
+import { v1 } from '../support/api-client';
 import { htmlPage, registerAndStart } from '../support/crawl';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { hang, startServer, type TestServer } from '../support/http-server';
 
 /*
@@ -157,11 +156,7 @@ describe('a page that stops the crawler', () => {
       { limit: 'unprocessable-urls', detail: expect.stringMatching(/stopped twice/) },
     ]);
 
-    const report = await call(reportRoute.GET, {
-      path: `/api/v1/sites/${siteId}/report`,
-      token,
-      params: { id: siteId },
-    });
+    const report = await v1({ token }).GET('/v1/sites/{id}/report', { params: { path: { id: siteId } } });
     expect(report.status).toBe(200);
     expect(report.body.run).toMatchObject({ cut_short: 1, broken_count: 1 });
     expect(report.body.brokenLinks).toEqual([

@@ -6,21 +6,15 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as brokenLinksCsvRoute from '@/app/(dashboard)/sites/[id]/broken-links.csv/route';
 import * as pagesCsvRoute from '@/app/(dashboard)/sites/[id]/pages.csv/route';
-import * as brokenTargetsRoute from '@/app/api/v1/sites/[id]/broken-targets/route';
-import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
-import * as pagesRoute from '@/app/api/v1/sites/[id]/pages/route';
-import * as redirectsRoute from '@/app/api/v1/sites/[id]/redirects/route';
-import * as runBrokenTargetsRoute from '@/app/api/v1/sites/[id]/runs/[runId]/broken-targets/route';
-import * as runsRoute from '@/app/api/v1/sites/[id]/runs/route';
-import * as urlDetailsRoute from '@/app/api/v1/sites/[id]/url-details/route';
 import { BrokenTargetsReport } from '@/components/sites/broken-targets-table';
 import { PagesTable } from '@/components/sites/pages-table';
 import { RedirectsTable } from '@/components/sites/redirects-table';
 import { UrlDetailView } from '@/components/sites/url-detail';
 import { jobsIdle } from '@/jobs/runtime';
-import { launchChromium } from '@/lib/a11y/browser';
+import { launchChromium } from '@/lib/a11y/engine/browser';
+import { type Query, v1 } from '../support/api-client';
 import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
-import { call, signInOwner } from '../support/http';
+import { type CallResult, signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 
 /*
@@ -70,16 +64,25 @@ let siteId: string;
 /** The crawls, oldest first, with their start times. */
 const crawls: { id: string; started_at: number }[] = [];
 
-const get = (handler: Parameters<typeof call>[0], path: string, params: Record<string, string> = {}) =>
-  call(handler, { path: `/api/v1/sites/${siteId}${path}`, token, params: { id: siteId, ...params } });
+const site = () => ({ path: { id: siteId } });
+const brokenTargets = (query: Query<'/v1/sites/{id}/broken-targets', 'get'> = {}) =>
+  v1({ token }).GET('/v1/sites/{id}/broken-targets', { params: { ...site(), query } });
+const runBrokenTargets = (
+  runId: string,
+  query: Query<'/v1/sites/{id}/runs/{runId}/broken-targets', 'get'> = {},
+) =>
+  v1({ token }).GET('/v1/sites/{id}/runs/{runId}/broken-targets', {
+    params: { path: { id: siteId, runId }, query },
+  });
+const redirects = (query: Query<'/v1/sites/{id}/redirects', 'get'> = {}) =>
+  v1({ token }).GET('/v1/sites/{id}/redirects', { params: { ...site(), query } });
+const urlDetails = (query: Query<'/v1/sites/{id}/url-details', 'get'>) =>
+  v1({ token }).GET('/v1/sites/{id}/url-details', { params: { ...site(), query } });
+/** Queries the document refuses, sent as they are: the route's own validation is what the test checks. */
+const getUnchecked = (path: string) => v1({ token }).raw({ path: `/v1/sites/${siteId}${path}` });
 
 async function crawlAgain() {
-  const started = await call(crawlRoute.POST, {
-    method: 'POST',
-    path: `/api/v1/sites/${siteId}/crawl`,
-    token,
-    params: { id: siteId },
-  });
+  const started = await v1({ token }).POST('/v1/sites/{id}/crawl', { params: { path: { id: siteId } } });
   expect(started.status).toBe(202);
   await jobsIdle();
 }
@@ -93,7 +96,9 @@ beforeAll(async () => {
   // Crawl 3: /missing is broken again; /gone stays broken throughout.
   bed.site.route('/missing', { status: 410 });
   await crawlAgain();
-  const runs = await get(runsRoute.GET, '/runs?kind=crawl');
+  const runs = await v1({ token }).GET('/v1/sites/{id}/runs', {
+    params: { ...site(), query: { kind: 'crawl' } },
+  });
   expect(runs.body.runs.map((r: { state: string }) => r.state)).toEqual([
     'completed',
     'completed',
@@ -104,7 +109,7 @@ beforeAll(async () => {
 
 describe('GET /v1/sites/{id}/broken-targets', () => {
   it('groups the report by target, the most-linked first, with first seen and new since the previous run', async () => {
-    const res = await get(brokenTargetsRoute.GET, '/broken-targets');
+    const res = await brokenTargets();
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.run.id).toBe(crawls[2]!.id);
     const targets = res.body.targets as Target[];
@@ -142,29 +147,27 @@ describe('GET /v1/sites/{id}/broken-targets', () => {
   });
 
   it('filters by kind, status class, search and change, and sorts by any column', async () => {
-    const urls = async (qs: string) =>
-      ((await get(brokenTargetsRoute.GET, `/broken-targets?${qs}`)).body.targets as Target[]).map(
-        (t) => t.target_url,
-      );
-    expect(await urls('kind=external')).toEqual([external.url('/down')]);
-    expect(await urls('status=5xx')).toEqual([external.url('/down')]);
-    expect(await urls('status=error')).toEqual([]);
-    expect(await urls('change=new')).toEqual([bed.site.url('/missing')]);
+    const urls = async (query: Query<'/v1/sites/{id}/broken-targets', 'get'>) =>
+      ((await brokenTargets(query)).body.targets as Target[]).map((t) => t.target_url);
+    expect(await urls({ kind: 'external' })).toEqual([external.url('/down')]);
+    expect(await urls({ status: '5xx' })).toEqual([external.url('/down')]);
+    expect(await urls({ status: 'error' })).toEqual([]);
+    expect(await urls({ change: 'new' })).toEqual([bed.site.url('/missing')]);
     // A search matches the target or a linking page (/a links /missing and, in its nav, /gone).
-    expect(await urls('q=MISSING')).toEqual([bed.site.url('/missing')]);
-    expect(await urls(`q=${encodeURIComponent('/a')}&sort=target`)).toEqual(
+    expect(await urls({ q: 'MISSING' })).toEqual([bed.site.url('/missing')]);
+    expect(await urls({ q: '/a', sort: 'target' })).toEqual(
       [bed.site.url('/gone'), bed.site.url('/missing')].sort(),
     );
-    expect(await urls('sort=status&order=desc')).toEqual([
+    expect(await urls({ sort: 'status', order: 'desc' })).toEqual([
       external.url('/down'),
       bed.site.url('/missing'),
       bed.site.url('/gone'),
     ]);
-    expect(await urls('sort=firstSeen&order=desc')).toEqual([
+    expect(await urls({ sort: 'firstSeen', order: 'desc' })).toEqual([
       bed.site.url('/missing'),
       ...[bed.site.url('/gone'), external.url('/down')].sort(),
     ]);
-    expect(await urls('sort=kind')).toEqual([
+    expect(await urls({ sort: 'kind' })).toEqual([
       bed.site.url('/gone'),
       bed.site.url('/missing'),
       external.url('/down'),
@@ -175,10 +178,7 @@ describe('GET /v1/sites/{id}/broken-targets', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await get(
-        brokenTargetsRoute.GET,
-        `/broken-targets?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
+      const res: CallResult = await brokenTargets({ limit: 1, ...(cursor ? { cursor } : {}) });
       expect(res.body.targets).toHaveLength(1);
       expect(res.body.matching.targets).toBe(3);
       seen.push(res.body.targets[0].target_url);
@@ -186,22 +186,15 @@ describe('GET /v1/sites/{id}/broken-targets', () => {
     } while (cursor);
     expect(seen).toEqual([bed.site.url('/gone'), bed.site.url('/missing'), external.url('/down')]);
 
-    const first = await get(runBrokenTargetsRoute.GET, `/runs/${crawls[0]!.id}/broken-targets?limit=1`, {
-      runId: crawls[0]!.id,
-    });
+    const first = await runBrokenTargets(crawls[0]!.id, { limit: 1 });
     expect(first.status).toBe(200);
-    const res = await get(
-      brokenTargetsRoute.GET,
-      `/broken-targets?cursor=${encodeURIComponent(first.body.nextCursor)}`,
-    );
+    const res = await brokenTargets({ cursor: first.body.nextCursor });
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('cursor: belongs to an earlier crawl: start again from the first page');
   });
 
   it("answers any run's grouped report, compared with the run before it", async () => {
-    const res = await get(runBrokenTargetsRoute.GET, `/runs/${crawls[1]!.id}/broken-targets`, {
-      runId: crawls[1]!.id,
-    });
+    const res = await runBrokenTargets(crawls[1]!.id);
     expect(res.status).toBe(200);
     expect(res.body.run.id).toBe(crawls[1]!.id);
     expect((res.body.targets as Target[]).map((t) => t.target_url)).toEqual([
@@ -222,7 +215,7 @@ describe('GET /v1/sites/{id}/broken-targets', () => {
       ['limit=501', 'limit: must be at most 500'],
       ['cursor=nope', 'cursor: is not a cursor this endpoint returned'],
     ]) {
-      const res = await get(brokenTargetsRoute.GET, `/broken-targets?${qs}`);
+      const res = await getUnchecked(`/broken-targets?${qs}`);
       expect(res.status, qs).toBe(422);
       expect(res.body.error).toContain(message);
     }
@@ -231,7 +224,7 @@ describe('GET /v1/sites/{id}/broken-targets', () => {
 
 describe('GET /v1/sites/{id}/redirects', () => {
   it('lists each redirecting URL with its whole chain, final status and linking pages', async () => {
-    const res = await get(redirectsRoute.GET, '/redirects');
+    const res = await redirects();
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.run.id).toBe(crawls[2]!.id);
     const byUrl = new Map(res.body.redirects.map((r: { url: string }) => [r.url, r]));
@@ -260,15 +253,15 @@ describe('GET /v1/sites/{id}/redirects', () => {
     });
     // Most linked first by default.
     expect(res.body.redirects[0].url).toBe(bed.site.url('/old'));
-    const byUrlSort = await get(redirectsRoute.GET, '/redirects?sort=url&limit=1');
+    const byUrlSort = await redirects({ sort: 'url', limit: 1 });
     expect(byUrlSort.body.redirects.map((r: { url: string }) => r.url)).toEqual([bed.site.url('/old')]);
     expect(byUrlSort.body.nextCursor).toEqual(expect.any(String));
   });
 });
 
 describe('GET /v1/sites/{id}/url-details', () => {
-  const details = (url: string, more = '') =>
-    get(urlDetailsRoute.GET, `/url-details?url=${encodeURIComponent(url)}${more}`);
+  const details = (url: string, more: Omit<Query<'/v1/sites/{id}/url-details', 'get'>, 'url'> = {}) =>
+    urlDetails({ url, ...more });
 
   it("lists a URL's inlinks with anchor text and selector, a page at a time", async () => {
     const res = await details(bed.site.url('/gone'));
@@ -283,10 +276,10 @@ describe('GET /v1/sites/{id}/url-details', () => {
     const paged: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = await details(
-        bed.site.url('/gone'),
-        `&inlinksLimit=2${cursor ? `&inlinksCursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
+      const page: CallResult = await details(bed.site.url('/gone'), {
+        inlinksLimit: 2,
+        ...(cursor ? { inlinksCursor: cursor } : {}),
+      });
       paged.push(...page.body.inlinks.map((i: { source_url: string }) => i.source_url));
       cursor = page.body.inlinksNextCursor;
     } while (cursor);
@@ -320,7 +313,8 @@ describe('GET /v1/sites/{id}/url-details', () => {
     const unknown = await details(bed.site.url('/never-linked'));
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('url: this crawl did not find that URL');
-    const missing = await get(urlDetailsRoute.GET, '/url-details');
+    // Without the url the document requires: the route's own validation is what this checks.
+    const missing = await getUnchecked('/url-details');
     expect(missing.status).toBe(422);
   });
 });
@@ -371,7 +365,7 @@ describe('the dashboard views, rendered with real crawl data', () => {
     `/sites/${siteId}/pages/detail?url=${encodeURIComponent(url)}`.replace(/&/g, '&amp;');
 
   it('Broken links: sorted by linking pages, each target linking to its view, the CSV and axe clean', async () => {
-    const data = (await get(brokenTargetsRoute.GET, '/broken-targets')).body;
+    const data = (await brokenTargets()).body;
     const element = createElement(BrokenTargetsReport, {
       siteId,
       data,
@@ -395,7 +389,11 @@ describe('the dashboard views, rendered with real crawl data', () => {
   });
 
   it('Pages, Redirects and a URL view: axe clean with their rows', async () => {
-    const pages = (await get(pagesRoute.GET, '/pages?sort=inlinks&order=desc')).body;
+    const pages = (
+      await v1({ token }).GET('/v1/sites/{id}/pages', {
+        params: { ...site(), query: { sort: 'inlinks', order: 'desc' } },
+      })
+    ).body;
     const query = { sort: 'inlinks', order: 'desc' };
     const pagesView = createElement(PagesTable, {
       siteId,
@@ -408,10 +406,10 @@ describe('the dashboard views, rendered with real crawl data', () => {
     expect(renderToStaticMarkup(pagesView)).toContain('Redirects to <span class="font-mono break-all">');
     expect(await axeViolations(pagesView)).toEqual([]);
 
-    const redirects = (await get(redirectsRoute.GET, '/redirects')).body;
+    const redirectRows = (await redirects()).body;
     const redirectsView = createElement(RedirectsTable, {
       siteId,
-      data: redirects,
+      data: redirectRows,
       path: `/sites/${siteId}/redirects`,
       query: {},
       pageSize: 50,
@@ -420,9 +418,7 @@ describe('the dashboard views, rendered with real crawl data', () => {
     expect(await axeViolations(redirectsView)).toEqual([]);
 
     const detailOf = async (url: string) => {
-      const data = (
-        await get(urlDetailsRoute.GET, `/url-details?url=${encodeURIComponent(url)}&inlinksLimit=1`)
-      ).body;
+      const data = (await urlDetails({ url, inlinksLimit: 1 })).body;
       return createElement(UrlDetailView, {
         siteId,
         data,
@@ -465,21 +461,26 @@ describe('CSV downloads', () => {
     // The same attachment headers as the API's file routes (lib/api/file.ts).
     expect(all.disposition).toMatch(/^attachment; filename="[\w.-]+-broken-links\.csv"$/);
     expect(all.cache).toBe('private, no-store');
+    // Every cell is quoted (lib/dashboard/csv.ts: CSV that no spreadsheet runs).
     expect(all.lines[0]).toBe(
-      'target_url,status,status_code,kind,detail,linking_pages,first_seen,new_since_previous_run,source_url,link_text,link_selector,redirect_chain',
+      '"target_url","status","status_code","kind","detail","linking_pages","first_seen","new_since_previous_run","source_url","link_text","link_selector","redirect_chain"',
     );
     expect(all.lines).toHaveLength(1 + 6);
-    expect(all.lines[1]).toMatch(new RegExp(`^${bed.site.url('/gone')},broken,404,internal,`));
+    expect(all.lines[1]!.startsWith(`"${bed.site.url('/gone')}","broken","404","internal",`)).toBe(true);
     const externalRows = await csv(brokenLinksCsvRoute, 'broken-links.csv', '?kind=external');
     expect(externalRows.lines).toHaveLength(2);
-    expect(externalRows.lines[1]!.startsWith(`${external.url('/down')},broken,500,external,`)).toBe(true);
+    expect(externalRows.lines[1]!.startsWith(`"${external.url('/down')}","broken","500","external",`)).toBe(
+      true,
+    );
     const past = await csv(brokenLinksCsvRoute, 'broken-links.csv', `?run=${crawls[1]!.id}`);
     expect(past.lines.slice(1).some((line) => line.includes('/missing'))).toBe(false);
   });
 
   it('streams every crawled URL the filters match, and refuses without a session or for a hidden site', async () => {
     const all = await csv(pagesCsvRoute, 'pages.csv');
-    const listed = (await get(pagesRoute.GET, '/pages?limit=500')).body.pages.length;
+    const listed = (
+      await v1({ token }).GET('/v1/sites/{id}/pages', { params: { ...site(), query: { limit: 500 } } })
+    ).body.pages.length;
     expect(all.lines).toHaveLength(1 + listed);
     const redirects = await csv(pagesCsvRoute, 'pages.csv', '?status=3xx');
     expect(
@@ -487,7 +488,7 @@ describe('CSV downloads', () => {
         .slice(1)
         .map((line) => line.split(',')[0])
         .sort(),
-    ).toEqual([bed.site.url('/old'), bed.site.url('/older')].sort());
+    ).toEqual([`"${bed.site.url('/old')}"`, `"${bed.site.url('/older')}"`].sort());
     expect((await csv(pagesCsvRoute, 'pages.csv', '', false)).status).toBe(401);
     const other = await pagesCsvRoute.GET(
       new Request('http://localhost/sites/x/pages.csv', { headers: { authorization: `Bearer ${token}` } }),

@@ -1,18 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
-import * as reportRoute from '@/app/api/v1/sites/[id]/report/route';
-import * as siteRoute from '@/app/api/v1/sites/[id]/route';
-import * as seoReportRoute from '@/app/api/v1/sites/[id]/seo-report/route';
-import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { createCrawlFunctions } from '@/jobs/functions/crawl';
 import { jobsIdle, startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
 import type { Db } from '@/lib/db/client';
 import { crawlUrls, runs, usageLedger } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { type KnownSite, startKnownSite } from '../support/test-site';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
@@ -27,18 +22,13 @@ beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
   known = await startKnownSite();
   ({ token } = await signInOwner(db, 'crawler@example.com'));
-  const created = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token,
+  const created = await v1({ token }).POST('/v1/sites', {
     body: { rootUrl: known.rootUrl, maxConcurrency: 8 },
   });
   expect(created.status).toBe(201);
   siteId = created.body.site.id;
-  const patched = await call(siteRoute.PATCH, {
-    method: 'PATCH',
-    path: `/api/v1/sites/${siteId}`,
-    token,
-    params: { id: siteId },
+  const patched = await v1({ token }).PATCH('/v1/sites/{id}', {
+    params: { path: { id: siteId } },
     body: { excludePaths: known.excludePaths, stripParams: known.stripParams },
   });
   expect(patched.status).toBe(200);
@@ -122,11 +112,7 @@ function expectedRows(): Omit<Row, 'link_text'>[] {
 
 describe('a crawl of the known-answer site', () => {
   it('starts with 202 and a seeding live state, and finishes with the exact report', async () => {
-    const started = await call(crawlRoute.POST, {
-      path: `/api/v1/sites/${siteId}/crawl`,
-      token,
-      params: { id: siteId },
-    });
+    const started = await v1({ token }).POST('/v1/sites/{id}/crawl', { params: { path: { id: siteId } } });
     expect(started.status).toBe(202);
     expect(started.body.started).toBe(true);
     expect(started.body.status).toMatchObject({
@@ -139,11 +125,7 @@ describe('a crawl of the known-answer site', () => {
 
     await jobsIdle();
 
-    const report = await call(reportRoute.GET, {
-      path: `/api/v1/sites/${siteId}/report`,
-      token,
-      params: { id: siteId },
-    });
+    const report = await v1({ token }).GET('/v1/sites/{id}/report', { params: { path: { id: siteId } } });
     expect(report.status).toBe(200);
     const rows = (report.body.brokenLinks as Row[]).map(({ link_text: _, ...rest }) => ({
       target_url: rest.target_url,
@@ -253,11 +235,7 @@ describe('a crawl of the known-answer site', () => {
       hostname: '127.0.0.1',
     });
 
-    const seo = await call(seoReportRoute.GET, {
-      path: `/api/v1/sites/${siteId}/seo-report`,
-      token,
-      params: { id: siteId },
-    });
+    const seo = await v1({ token }).GET('/v1/sites/{id}/seo-report', { params: { path: { id: siteId } } });
     expect(seo.status).toBe(200);
     expect(seo.body.run.id).toBe(run.id);
     expect(seo.body.pagesScanned).toBe(7);
@@ -267,29 +245,18 @@ describe('a crawl of the known-answer site', () => {
       expect.arrayContaining(['title-duplicate', 'description-missing', 'canonical-missing']),
     );
 
-    const status = await call(statusRoute.GET, {
-      path: `/api/v1/sites/${siteId}/status`,
-      token,
-      params: { id: siteId },
-    });
+    const status = await v1({ token }).GET('/v1/sites/{id}/status', { params: { path: { id: siteId } } });
     expect(status.body.live).toMatchObject({ state: 'idle' });
     expect(status.body.latestRun.id).toBe(run.id);
   });
 
   it('applies the current excludePaths to the report retroactively', async () => {
-    const patched = await call(siteRoute.PATCH, {
-      method: 'PATCH',
-      path: `/api/v1/sites/${siteId}`,
-      token,
-      params: { id: siteId },
+    const patched = await v1({ token }).PATCH('/v1/sites/{id}', {
+      params: { path: { id: siteId } },
       body: { excludePaths: [...known.excludePaths, '/about', '/docs/**'] },
     });
     expect(patched.status).toBe(200);
-    const report = await call(reportRoute.GET, {
-      path: `/api/v1/sites/${siteId}/report`,
-      token,
-      params: { id: siteId },
-    });
+    const report = await v1({ token }).GET('/v1/sites/{id}/report', { params: { path: { id: siteId } } });
     const S = known.site.origin;
     const expected = expectedRows().filter(
       (r) => r.source_url !== `${S}/about` && !r.source_url.startsWith(`${S}/docs/`),
@@ -304,17 +271,14 @@ describe('a crawl of the known-answer site', () => {
       internal_broken: 9,
     });
 
-    await call(siteRoute.PATCH, {
-      method: 'PATCH',
-      path: `/api/v1/sites/${siteId}`,
-      token,
-      params: { id: siteId },
+    await v1({ token }).PATCH('/v1/sites/{id}', {
+      params: { path: { id: siteId } },
       body: { excludePaths: known.excludePaths },
     });
   });
 
   it('re-finalizing changes nothing', async () => {
-    const { finalizeRun } = await import('@/lib/crawl/finalize');
+    const { finalizeRun } = await import('@/lib/crawl/runs/finalize');
     const [run] = await db
       .select()
       .from(runs)

@@ -1,7 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as fieldDataRoute from '@/app/api/v1/sites/[id]/fielddata/route';
-import * as syncRoute from '@/app/api/v1/sites/[id]/fielddata/sync/route';
 import { fieldDataSyncFunction } from '@/jobs/functions/integrations';
 import { jobsIdle, startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
 import { resetConfig } from '@/lib/config';
@@ -20,10 +18,11 @@ import { runFieldDataSchedulerTick } from '@/lib/fielddata/scheduler';
 import { syncFieldData } from '@/lib/fielddata/sync';
 import { closeDispatchers } from '@/lib/net';
 import { dailyMinute } from '@/lib/sites/daily-slot';
+import { type Query, v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
 import { type CruxPoint, cruxKey, type FakeCrux, startFakeCrux } from '../support/google';
-import { addMember, call, insertApiKey, signInOwner } from '../support/http';
+import { addMember, insertApiKey, signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 
 const API_KEY = 'crux-test-key-AIzaSyExample';
@@ -51,10 +50,9 @@ const SERIES: CruxPoint[] = [
 
 const get = (
   id: string,
-  query = '',
+  query: Query<'/v1/sites/{id}/fielddata', 'get'> = {},
   credentials: { token?: string; apiKey?: string } = { token: owner.token },
-) =>
-  call(fieldDataRoute.GET, { path: `/api/v1/sites/${id}/fielddata${query}`, params: { id }, ...credentials });
+) => v1(credentials).GET('/v1/sites/{id}/fielddata', { params: { path: { id }, query } });
 
 const storedWindows = (id: string) => db.select().from(fieldData).where(eq(fieldData.site_id, id));
 const alerts = (id: string) =>
@@ -224,22 +222,25 @@ describe('GET /v1/sites/{id}/fielddata', () => {
   });
 
   it('answers phones with their own series, and a 404 saying so for desktops CrUX has no data for', async () => {
-    const phones = await get(siteId, '?formFactor=PHONE');
+    const phones = await get(siteId, { formFactor: 'PHONE' });
     expect(phones.status).toBe(200);
     expect(phones.body.formFactor).toBe('PHONE');
     expect(phones.body.latest.lcp).toBe(2700);
     expect(phones.body.verdict).toBe('fail');
-    const desktops = await get(siteId, '?formFactor=DESKTOP');
+    const desktops = await get(siteId, { formFactor: 'DESKTOP' });
     expect(desktops.status).toBe(404);
     expect(desktops.body.error).toMatch(/no field data for desktops/);
-    const bad = await get(siteId, '?formFactor=TABLET');
+    // A query the document refuses, sent as it is: the route's own validation is what this checks.
+    const bad = await v1({ token: owner.token }).raw({
+      path: `/v1/sites/${siteId}/fielddata?formFactor=TABLET`,
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error).toMatch(/^formFactor: must be one of ALL, PHONE, DESKTOP/);
   });
 
   it('is readable with an API key and by a member granted the site', async () => {
     const key = await insertApiKey(db, owner.tenantId);
-    expect((await get(siteId, '', { apiKey: key })).status).toBe(200);
+    expect((await get(siteId, {}, { apiKey: key })).status).toBe(200);
   });
 
   it('404s with its own message when the app is off and before the first sync', async () => {
@@ -412,10 +413,8 @@ describe('POST /v1/sites/{id}/fielddata/sync', () => {
       runner: { logger: quiet, retryDelay: () => 50 },
     });
     const id = await siteAt(www.url('/'), 'manual-perf.example');
-    const res = await call(syncRoute.POST, {
-      path: `/api/v1/sites/${id}/fielddata/sync`,
-      params: { id },
-      token: owner.token,
+    const res = await v1({ token: owner.token }).POST('/v1/sites/{id}/fielddata/sync', {
+      params: { path: { id } },
     });
     expect(res).toMatchObject({ status: 202, body: { queued: true } });
     await jobsIdle();
@@ -438,13 +437,46 @@ describe('POST /v1/sites/{id}/fielddata/sync', () => {
       site_id: siteId,
       created_at: Date.now(),
     });
-    const res = await call(syncRoute.POST, {
-      path: `/api/v1/sites/${siteId}/fielddata/sync`,
-      params: { id: siteId },
-      token: member.token,
+    const res = await v1({ token: member.token }).POST('/v1/sites/{id}/fielddata/sync', {
+      params: { path: { id: siteId } },
     });
     expect(res.status).toBe(403);
-    expect((await get(siteId, '', { token: member.token })).status).toBe(200);
+    expect((await get(siteId, {}, { token: member.token })).status).toBe(200);
+  });
+
+  it("without a CrUX key a new site keeps the spec's default (on), and the API says the app is inactive and how to enable it (issue 24 item 11)", async () => {
+    // An organization of its own: the shared one's sites are past its included count.
+    const own = await signInOwner(db, 'nokey-owner@example.com');
+    process.env.CRUX_API_KEY = '';
+    resetConfig();
+    try {
+      const created = await v1({ token: own.token }).POST('/v1/sites', {
+        body: { rootUrl: 'https://nokey-new.example/' },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      // The spec fixes the default (Apps: Performance on at creation); the API keeps it.
+      expect(created.body.site.performance_enabled).toBe(1);
+      const id = created.body.site.id as string;
+      const enable =
+        /inactive until whoever runs the server sets CRUX_API_KEY to a Google Cloud API key with the Chrome UX Report API enabled/;
+      const report = await get(id, {}, { token: own.token });
+      expect(report.status).toBe(404);
+      expect(report.body.error).toMatch(enable);
+      const sync = await v1({ token: own.token }).POST('/v1/sites/{id}/fielddata/sync', {
+        params: { path: { id } },
+      });
+      expect(sync.status).toBe(409);
+      expect(sync.body.error).toMatch(enable);
+      // Nothing syncs on its own either: the daily schedule has nothing due, the sync skips and says why.
+      expect(await syncFieldData(db, { siteId: id, tenantId: own.tenantId })).toEqual({
+        status: 'skipped',
+        reason: 'CRUX_API_KEY is not set',
+      });
+      expect(await storedWindows(id)).toEqual([]);
+    } finally {
+      process.env.CRUX_API_KEY = API_KEY;
+      resetConfig();
+    }
   });
 
   it('404s with the app off and 409s on a server without a CrUX key', async () => {
@@ -452,10 +484,8 @@ describe('POST /v1/sites/{id}/fielddata/sync', () => {
     process.env.CRUX_API_KEY = '';
     resetConfig();
     try {
-      const res = await call(syncRoute.POST, {
-        path: `/api/v1/sites/${id}/fielddata/sync`,
-        params: { id },
-        token: owner.token,
+      const res = await v1({ token: owner.token }).POST('/v1/sites/{id}/fielddata/sync', {
+        params: { path: { id } },
       });
       expect(res).toMatchObject({ status: 409, body: { error: expect.stringMatching(/CRUX_API_KEY/) } });
       expect((await get(id)).body.error).toMatch(/not configured on this server/);
@@ -464,10 +494,8 @@ describe('POST /v1/sites/{id}/fielddata/sync', () => {
       resetConfig();
     }
     await db.update(sites).set({ performance_enabled: 0 }).where(eq(sites.id, id));
-    const off = await call(syncRoute.POST, {
-      path: `/api/v1/sites/${id}/fielddata/sync`,
-      params: { id },
-      token: owner.token,
+    const off = await v1({ token: owner.token }).POST('/v1/sites/{id}/fielddata/sync', {
+      params: { path: { id } },
     });
     expect(off).toMatchObject({
       status: 404,

@@ -1,25 +1,31 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as limitRequestsRoute from '@/app/api/v1/me/limit-requests/route';
-import * as orgQuotaRoute from '@/app/api/v1/me/org-quota/route';
 import type { Db } from '@/lib/db/client';
 import { limitRequests } from '@/lib/db/schema';
+import { type Credential, type RequestBody, v1 } from '../support/api-client';
 import { authPost } from '../support/auth';
 import { useTestDatabase } from '../support/db';
-import { addMember, call as callWithHeaders, insertApiKey, signInOwner } from '../support/http';
+import { addMember, insertApiKey, signInOwner } from '../support/http';
 
 /** Status and JSON body only, so whole answers compare exactly with toEqual. */
-const call = (...args: Parameters<typeof callWithHeaders>) =>
-  callWithHeaders(...args).then(({ status, body }) => ({ status, body }));
+const api = (credential: Credential = {}) => v1(credential, { headers: false });
 
 let db: Db;
 let teardown: () => Promise<void>;
 
-const request = (body: unknown, auth: { token?: string; apiKey?: string }) =>
-  call(limitRequestsRoute.POST, { method: 'POST', path: '/api/v1/me/limit-requests', body, ...auth });
-const quota = (auth: { token?: string; apiKey?: string }) =>
-  call(orgQuotaRoute.GET, { path: '/api/v1/me/org-quota', ...auth });
-const valid = { kind: 'user_orgs', requestedLimit: 5, reason: 'I run sites for four clients' };
+const request = (
+  body: RequestBody<'/v1/me/limit-requests', 'post'>,
+  auth: { token?: string; apiKey?: string },
+) => api(auth).POST('/v1/me/limit-requests', { body });
+/** Bodies the document refuses, sent as they are: the route's own validation is what the test checks. */
+const requestUnchecked = (body: unknown, auth: { token?: string }) =>
+  api(auth).raw({ method: 'POST', path: '/v1/me/limit-requests', body });
+const quota = (auth: { token?: string; apiKey?: string }) => api(auth).GET('/v1/me/org-quota');
+const valid: RequestBody<'/v1/me/limit-requests', 'post'> = {
+  kind: 'user_orgs',
+  requestedLimit: 5,
+  reason: 'I run sites for four clients',
+};
 
 beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
@@ -114,7 +120,7 @@ describe('POST /v1/me/limit-requests', () => {
   it('answers 400 for the retired org_sites kind, whatever else the body holds', async () => {
     const owner = await signInOwner(db, 'retired@example.com');
     for (const body of [{ ...valid, kind: 'org_sites' }, { kind: 'org_sites' }]) {
-      const res = await request(body, { token: owner.token });
+      const res = await requestUnchecked(body, { token: owner.token });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/^kind: org_sites is retired/);
     }
@@ -133,7 +139,7 @@ describe('POST /v1/me/limit-requests', () => {
     [{ ...valid, reason: 'x'.repeat(2001) }, /^reason: must be at most 2000 characters/],
   ])('refuses %j with 422 naming the field', async (body, message) => {
     const owner = await signInOwner(db, `invalid-${Math.random().toString(36).slice(2)}@example.com`);
-    const res = await request(body, { token: owner.token });
+    const res = await requestUnchecked(body, { token: owner.token });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatch(message);
   });

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as searchCallbackRoute from '@/app/api/search/callback/route';
 import * as billingRoute from '@/app/api/v1/billing/route';
+import * as confirmRoute from '@/app/api/v1/confirm/[token]/route';
 import * as rerollRoute from '@/app/api/v1/keys/[id]/reroll/route';
 import * as revokeRoute from '@/app/api/v1/keys/[id]/revoke/route';
 import * as keysRoute from '@/app/api/v1/keys/route';
@@ -13,10 +14,16 @@ import * as accountSessionsRoute from '@/app/api/v1/me/sessions/route';
 import * as memberAccessRoute from '@/app/api/v1/members/[memberId]/access/route';
 import * as memberRoute from '@/app/api/v1/members/[memberId]/route';
 import * as membersRoute from '@/app/api/v1/members/route';
+import * as alertOfferRoute from '@/app/api/v1/notifications/alert-offer/route';
+import * as confirmationsRoute from '@/app/api/v1/notifications/confirmations/route';
 import * as deliveriesRoute from '@/app/api/v1/notifications/deliveries/route';
+import * as receiversRoute from '@/app/api/v1/notifications/receivers/route';
+import * as resubscribeRoute from '@/app/api/v1/notifications/resubscribe/route';
 import * as notificationsRoute from '@/app/api/v1/notifications/route';
 import * as signingSecretRoute from '@/app/api/v1/notifications/signing-secret/route';
 import * as testNotificationRoute from '@/app/api/v1/notifications/test/route';
+import * as organizationLogoRoute from '@/app/api/v1/organization/logo/route';
+import * as organizationRoute from '@/app/api/v1/organization/route';
 import * as a11yManualChecksRoute from '@/app/api/v1/sites/[id]/a11y-manual-checks/route';
 import * as a11yReportRoute from '@/app/api/v1/sites/[id]/a11y-report/route';
 import * as a11ySuppressionRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/[suppressionId]/route';
@@ -25,6 +32,8 @@ import * as brokenTargetsRoute from '@/app/api/v1/sites/[id]/broken-targets/rout
 import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
 import * as fieldDataRoute from '@/app/api/v1/sites/[id]/fielddata/route';
 import * as fieldDataSyncRoute from '@/app/api/v1/sites/[id]/fielddata/sync/route';
+import * as maintenanceWindowRoute from '@/app/api/v1/sites/[id]/maintenance-windows/[windowId]/route';
+import * as maintenanceWindowsRoute from '@/app/api/v1/sites/[id]/maintenance-windows/route';
 import * as siteNotificationsRoute from '@/app/api/v1/sites/[id]/notifications/route';
 import * as pagesRoute from '@/app/api/v1/sites/[id]/pages/route';
 import * as redirectsRoute from '@/app/api/v1/sites/[id]/redirects/route';
@@ -43,13 +52,19 @@ import * as searchRoute from '@/app/api/v1/sites/[id]/search/route';
 import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
 import * as monitorLiveRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/live/route';
 import * as monitorMetricsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/metrics/route';
+import * as monitorPingUrlRotateRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/ping-url/rotate/route';
 import * as monitorRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/route';
 import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
 import * as urlDetailsRoute from '@/app/api/v1/sites/[id]/url-details/route';
 import * as siteUsageRoute from '@/app/api/v1/sites/[id]/usage/route';
 import * as sitesRoute from '@/app/api/v1/sites/route';
+import * as incidentUpdatesRoute from '@/app/api/v1/status-pages/[id]/incidents/[incidentId]/updates/route';
+import * as pageIncidentsRoute from '@/app/api/v1/status-pages/[id]/incidents/route';
+import * as statusPageRoute from '@/app/api/v1/status-pages/[id]/route';
+import * as statusPagesRoute from '@/app/api/v1/status-pages/route';
+import * as unsubscribeRoute from '@/app/api/v1/unsubscribe/[token]/route';
 import * as usageRoute from '@/app/api/v1/usage/route';
-import { storePageScans } from '@/lib/a11y/store';
+import { storePageScans } from '@/lib/a11y/engine/store';
 import type { Db } from '@/lib/db/client';
 import {
   apiKeys,
@@ -61,6 +76,7 @@ import {
   sessions,
   sites,
 } from '@/lib/db/schema';
+import { type RequestBody, v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
 import { addMember, call, signInOwner } from '../support/http';
 
@@ -136,6 +152,17 @@ const MATRIX = `
   GET    /sites/{other}/uptime/monitors/{monitor}/live | 200 | 200 | 404 | 404  | 404      | 200 | 404        | 401         | 401         | 401
   GET    /sites/{granted}/uptime/monitors/{monitor}/metrics | 200 | 200 | 404 | 200 | 200  | 200 | 200        | 401         | 401         | 401
   GET    /sites/{other}/uptime/monitors/{monitor}/metrics | 200 | 200 | 404 | 404 | 404    | 200 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/maintenance-windows | 200 | 200 | 404 | 200      | 200          | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/maintenance-windows | 200 | 200 | 404  | 404         | 404          | 200 | 404        | 401         | 401         | 401
+  POST   /sites/{granted}/maintenance-windows | 201 | 201 | 404 | 403     | 403          | 201 | 201        | 401         | 401         | 401
+  POST   /sites/{other}/maintenance-windows | 201 | 201 | 404  | 404         | 404          | 201 | 404        | 401         | 401         | 401
+  GET    /sites/{granted}/maintenance-windows/{window} | 200 | 200 | 404 | 200 | 200      | 200 | 200        | 401         | 401         | 401
+  GET    /sites/{other}/maintenance-windows/{window} | 200 | 200 | 404 | 404 | 404          | 200 | 404        | 401         | 401         | 401
+  PATCH  /sites/{granted}/maintenance-windows/{window} | 200 | 200 | 404 | 403 | 403      | 200 | 200        | 401         | 401         | 401
+  PATCH  /sites/{other}/maintenance-windows/{window} | 200 | 200 | 404 | 404 | 404        | 200 | 404        | 401         | 401         | 401
+  DELETE /sites/{granted}/maintenance-windows/{fresh window} | 200 | 200 | 404 | 403 | 403 | 200 | 200      | 401         | 401         | 401
+  POST   /sites/{granted}/uptime/monitors/{heartbeat}/ping-url/rotate | 200 | 200 | 404 | 403 | 403 | 200 | 200   | 401         | 401         | 401
+  POST   /sites/{other}/uptime/monitors/{heartbeat}/ping-url/rotate | 200 | 200 | 404 | 404 | 404   | 200 | 404    | 401         | 401         | 401
   GET    /sites/{granted}/fielddata | 200  | 200   | 404    | 200         | 200          | 200 | 200        | 401         | 401         | 401
   GET    /sites/{other}/fielddata  | 200   | 200   | 404    | 404         | 404          | 200 | 404        | 401         | 401         | 401
   POST   /sites/{granted}/fielddata/sync | 409 | 409 | 404  | 403         | 403          | 409 | 409        | 401         | 401         | 401
@@ -150,6 +177,14 @@ const MATRIX = `
   GET    /search/callback          | 403   | 403   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   POST   /sites/{granted}/crawl    | 2xx   | 2xx   | 404    | 403         | 2xx          | 2xx | 2xx        | 401         | 401         | 401
   POST   /sites/{other}/crawl      | 2xx   | 2xx   | 404    | 404         | 404          | 2xx | 404        | 401         | 401         | 401
+  GET    /status-pages             | 200   | 200   | 403    | 403         | 403          | 200 | 403        | 401         | 401         | 401
+  POST   /status-pages             | 201   | 201   | 403    | 403         | 403          | 201 | 403        | 401         | 401         | 401
+  GET    /status-pages/{page}      | 200   | 200   | 403    | 403         | 403          | 200 | 403        | 401         | 401         | 401
+  PATCH  /status-pages/{page}      | 200   | 200   | 403    | 403         | 403          | 200 | 403        | 401         | 401         | 401
+  DELETE /status-pages/{fresh page} | 200  | 200   | 403    | 403         | 403          | 200 | 403        | 401         | 401         | 401
+  GET    /status-pages/{page}/incidents | 200 | 200 | 403   | 403         | 403          | 200 | 403        | 401         | 401         | 401
+  POST   /status-pages/{page}/incidents | 201 | 201 | 403   | 403         | 403          | 201 | 403        | 401         | 401         | 401
+  POST   /status-pages/{page}/incidents/{incident}/updates | 201 | 201 | 403 | 403 | 403    | 201 | 403        | 401         | 401         | 401
   GET    /keys                     | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   POST   /keys                     | 201   | 201   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   POST   /keys/{fresh key}/reroll  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
@@ -161,14 +196,25 @@ const MATRIX = `
   GET    /billing                  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   PATCH  /billing                  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   GET    /usage                    | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /organization             | 200   | 200   | 200    | 200         | 200          | 403 | 403        | 401         | 401         | 401
+  PATCH  /organization             | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  PUT    /organization/logo        | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  DELETE /organization/logo        | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   GET    /me/org-quota             | 200   | 200   | 200    | 200         | 200          | 403 | 403        | 401         | 401         | 401
   GET    /me/sessions              | 200   | 200   | 200    | 200         | 200          | 403 | 403        | 401         | 401         | 401
   DELETE /me/sessions/{fresh owner session} | 200 | 404 | 404 | 404       | 404          | 403 | 403        | 401         | 401         | 401
   GET    /notifications            | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   PATCH  /notifications            | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   POST   /notifications/test       | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /notifications/alert-offer | 200  | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /notifications/alert-offer | 200  | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   POST   /notifications/signing-secret | 200 | 200 | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
   GET    /notifications/deliveries | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  GET    /notifications/receivers  | 200   | 200   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /notifications/confirmations | 409 | 409  | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /notifications/resubscribe | 404  | 404   | 403    | 403         | 403          | 403 | 403        | 401         | 401         | 401
+  POST   /confirm/{bogus}          | 404   | 404   | 404    | 404         | 404          | 404 | 404        | 404         | 404         | 404
+  POST   /unsubscribe/{bogus}      | 404   | 404   | 404    | 404         | 404          | 404 | 404        | 404         | 404         | 404
   GET    /sites/{granted}/notifications | 200 | 200 | 404   | 403         | 403          | 403 | 403        | 401         | 401         | 401
   GET    /sites/{other}/notifications | 200 | 200  | 404    | 404         | 404          | 403 | 403        | 401         | 401         | 401
   PATCH  /sites/{granted}/notifications | 200 | 200 | 404   | 403         | 403          | 403 | 403        | 401         | 401         | 401
@@ -199,44 +245,47 @@ let fixture: Fixture;
 const credentials: Record<string, { token?: string; apiKey?: string }> = {};
 
 const freshSite = async () => {
-  const res = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token: ownerToken,
+  const res = await v1({ token: ownerToken }).POST('/v1/sites', {
     body: { rootUrl: `https://fresh-${Math.random().toString(36).slice(2)}.example/` },
   });
   if (res.status !== 201) throw new Error(`fixture site: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.site.id as string;
 };
 const freshKey = async () => {
-  const res = await call(keysRoute.POST, {
-    path: '/api/v1/keys',
-    token: ownerToken,
-    body: { name: 'fresh' },
-  });
+  const res = await v1({ token: ownerToken }).POST('/v1/keys', { body: { name: 'fresh' } });
   return res.body.key.id as string;
 };
 const freshSuppression = async (f: Fixture) => {
-  const res = await call(a11ySuppressionsRoute.POST, {
-    path: `/api/v1/sites/${f.granted}/a11y-suppressions`,
-    params: { id: f.granted },
-    token: ownerToken,
+  const res = await v1({ token: ownerToken }).POST('/v1/sites/{id}/a11y-suppressions', {
+    params: { path: { id: f.granted } },
     body: { rule: 'region' },
   });
   if (res.status !== 201) throw new Error(`fixture suppression: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.suppression.id as string;
 };
 const freshMonitor = async (f: Fixture) => {
-  const res = await call(monitorsRoute.POST, {
-    path: `/api/v1/sites/${f.granted}/uptime/monitors`,
-    params: { id: f.granted },
-    token: ownerToken,
+  const res = await v1({ token: ownerToken }).POST('/v1/sites/{id}/uptime/monitors', {
+    params: { path: { id: f.granted } },
     body: { url: 'https://matrix.example/health' },
   });
   if (res.status !== 201) throw new Error(`fixture monitor: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.monitor.id as string;
 };
+let published = 0;
+/** The status page listing {granted}'s monitor (beforeAll), and a manual incident open on it. */
+let statusPageId: string;
+let manualIncidentId: string;
+const freshStatusPage = async () => {
+  const res = await v1({ token: ownerToken }).POST('/v1/status-pages', {
+    body: { slug: `matrix-fresh-${++published}`, title: 'Fresh', monitorIds: [monitorOf[fixture.granted]!] },
+  });
+  if (res.status !== 201) throw new Error(`fixture status page: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.statusPage.id as string;
+};
 /** The monitor made for each fixture site (beforeAll), by site id. */
 const monitorOf: Record<string, string> = {};
+/** The heartbeat monitor made for each fixture site (beforeAll), by site id. */
+const heartbeatOf: Record<string, string> = {};
 /** A request on {granted} and on {other}'s own monitor: `/sites/{site}/uptime/monitors/{monitor}<suffix>`. */
 const perMonitor = (
   method: string,
@@ -254,6 +303,38 @@ const perMonitor = (
         target: (f: Fixture) => f[which],
         params: (siteId: string) => ({ id: siteId, monitorId: monitorOf[siteId]! }),
         path: (siteId: string) => `/api/v1/sites/${siteId}/uptime/monitors/${monitorOf[siteId]}${suffix}`,
+      },
+    ]),
+  );
+
+/** A window an hour ahead, on the site: the body a caller schedules one with. */
+const windowBody = () => ({
+  title: 'Matrix upgrade',
+  startsAt: Date.now() + 3_600_000,
+  endsAt: Date.now() + 7_200_000,
+});
+const freshWindow = async (siteId: string) => {
+  const res = await v1({ token: ownerToken }).POST('/v1/sites/{id}/maintenance-windows', {
+    params: { path: { id: siteId } },
+    body: windowBody(),
+  });
+  if (res.status !== 201) throw new Error(`fixture window: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.maintenanceWindow.id as string;
+};
+/** The maintenance window made for each fixture site (beforeAll), by site id. */
+const windowOf: Record<string, string> = {};
+/** A request on {granted}'s and on {other}'s own window: `/sites/{site}/maintenance-windows/{window}`. */
+const perWindow = (method: string, handler: Handler, body?: unknown): Record<string, MatrixRequest> =>
+  Object.fromEntries(
+    (['granted', 'other'] as const).map((which) => [
+      `${method} /sites/{${which}}/maintenance-windows/{window}`,
+      {
+        handler,
+        method,
+        body,
+        target: (f: Fixture) => f[which],
+        params: (siteId: string) => ({ id: siteId, windowId: windowOf[siteId]! }),
+        path: (siteId: string) => `/api/v1/sites/${siteId}/maintenance-windows/${windowOf[siteId]}`,
       },
     ]),
   );
@@ -559,6 +640,42 @@ const REQUESTS: Record<string, MatrixRequest> = {
   },
   ...perMonitor('GET', '/live', monitorLiveRoute.GET),
   ...perMonitor('GET', '/metrics', monitorMetricsRoute.GET),
+  ...perSite('GET', '/maintenance-windows', maintenanceWindowsRoute.GET),
+  ...Object.fromEntries(
+    (['granted', 'other'] as const).map((which) => [
+      `POST /sites/{${which}}/maintenance-windows`,
+      {
+        handler: maintenanceWindowsRoute.POST,
+        method: 'POST',
+        target: (f: Fixture) => f[which],
+        params: 'id' as const,
+        path: site('/maintenance-windows'),
+        body: windowBody,
+      },
+    ]),
+  ),
+  ...perWindow('GET', maintenanceWindowRoute.GET),
+  ...perWindow('PATCH', maintenanceWindowRoute.PATCH, { title: 'renamed by the matrix' }),
+  'DELETE /sites/{granted}/maintenance-windows/{fresh window}': {
+    handler: maintenanceWindowRoute.DELETE,
+    method: 'DELETE',
+    target: () => freshWindow(fixture.granted),
+    params: (windowId) => ({ id: fixture.granted, windowId }),
+    path: (windowId) => `/api/v1/sites/${fixture.granted}/maintenance-windows/${windowId}`,
+  },
+  ...Object.fromEntries(
+    (['granted', 'other'] as const).map((which) => [
+      `POST /sites/{${which}}/uptime/monitors/{heartbeat}/ping-url/rotate`,
+      {
+        handler: monitorPingUrlRotateRoute.POST,
+        method: 'POST',
+        target: (f: Fixture) => f[which],
+        params: (siteId: string) => ({ id: siteId, monitorId: heartbeatOf[siteId]! }),
+        path: (siteId: string) =>
+          `/api/v1/sites/${siteId}/uptime/monitors/${heartbeatOf[siteId]}/ping-url/rotate`,
+      } satisfies MatrixRequest,
+    ]),
+  ),
   ...perSite('GET', '/fielddata', fieldDataRoute.GET),
   'POST /sites/{granted}/fielddata/sync': {
     handler: fieldDataSyncRoute.POST,
@@ -690,6 +807,85 @@ const REQUESTS: Record<string, MatrixRequest> = {
     body: { overageEnabled: true },
   },
   'GET /usage': { handler: usageRoute.GET, method: 'GET', path: () => '/api/v1/usage' },
+  'GET /status-pages': { handler: statusPagesRoute.GET, method: 'GET', path: () => '/api/v1/status-pages' },
+  'POST /status-pages': {
+    handler: statusPagesRoute.POST,
+    method: 'POST',
+    path: () => '/api/v1/status-pages',
+    // A slug is taken once across the service: each cell publishes its own.
+    body: () => ({
+      slug: `matrix-${++published}`,
+      title: 'Matrix',
+      monitorIds: [monitorOf[fixture.granted]],
+    }),
+  },
+  'GET /status-pages/{page}': {
+    handler: statusPageRoute.GET,
+    method: 'GET',
+    target: () => statusPageId,
+    params: 'id',
+    path: (id) => `/api/v1/status-pages/${id}`,
+  },
+  'PATCH /status-pages/{page}': {
+    handler: statusPageRoute.PATCH,
+    method: 'PATCH',
+    target: () => statusPageId,
+    params: 'id',
+    path: (id) => `/api/v1/status-pages/${id}`,
+    body: { title: 'renamed by the matrix' },
+  },
+  'DELETE /status-pages/{fresh page}': {
+    handler: statusPageRoute.DELETE,
+    method: 'DELETE',
+    target: freshStatusPage,
+    params: 'id',
+    path: (id) => `/api/v1/status-pages/${id}`,
+  },
+  'GET /status-pages/{page}/incidents': {
+    handler: pageIncidentsRoute.GET,
+    method: 'GET',
+    target: () => statusPageId,
+    params: 'id',
+    path: (id) => `/api/v1/status-pages/${id}/incidents`,
+  },
+  'POST /status-pages/{page}/incidents': {
+    handler: pageIncidentsRoute.POST,
+    method: 'POST',
+    target: () => statusPageId,
+    params: 'id',
+    path: (id) => `/api/v1/status-pages/${id}/incidents`,
+    body: { title: 'Mail is slow', status: 'investigating', message: 'Looking into it.' },
+  },
+  'POST /status-pages/{page}/incidents/{incident}/updates': {
+    handler: incidentUpdatesRoute.POST,
+    method: 'POST',
+    target: () => statusPageId,
+    params: (id) => ({ id, incidentId: manualIncidentId }),
+    path: (id) => `/api/v1/status-pages/${id}/incidents/${manualIncidentId}/updates`,
+    body: { status: 'monitoring', message: 'A fix is out.' },
+  },
+  'GET /organization': { handler: organizationRoute.GET, method: 'GET', path: () => '/api/v1/organization' },
+  'PATCH /organization': {
+    handler: organizationRoute.PATCH,
+    method: 'PATCH',
+    path: () => '/api/v1/organization',
+    body: { name: 'Credential matrix org' },
+  },
+  'PUT /organization/logo': {
+    handler: organizationLogoRoute.PUT,
+    method: 'PUT',
+    path: () => '/api/v1/organization/logo',
+    // A 1x1 PNG.
+    body: {
+      contentType: 'image/png',
+      data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    },
+  },
+  'DELETE /organization/logo': {
+    handler: organizationLogoRoute.DELETE,
+    method: 'DELETE',
+    path: () => '/api/v1/organization/logo',
+  },
   'GET /me/org-quota': { handler: orgQuotaRoute.GET, method: 'GET', path: () => '/api/v1/me/org-quota' },
   'GET /me/sessions': {
     handler: accountSessionsRoute.GET,
@@ -720,11 +916,53 @@ const REQUESTS: Record<string, MatrixRequest> = {
     path: () => '/api/v1/notifications',
     body: { crawlReportRecipients: [{ kind: 'email', email: 'reports@matrix.test' }] },
   },
+  'GET /notifications/alert-offer': {
+    handler: alertOfferRoute.GET,
+    method: 'GET',
+    path: () => '/api/v1/notifications/alert-offer',
+  },
+  // Dismissing: it changes no list, so the next cells see the same settings.
+  'POST /notifications/alert-offer': {
+    handler: alertOfferRoute.POST,
+    method: 'POST',
+    path: () => '/api/v1/notifications/alert-offer',
+    body: { accept: false },
+  },
   'POST /notifications/test': {
     handler: testNotificationRoute.POST,
     method: 'POST',
     path: () => '/api/v1/notifications/test',
-    body: { email: 'test-send@matrix.test' },
+    // The owner's own address: a member's needs no confirmation (an outside one must confirm first).
+    body: { email: 'owner@matrix.test' },
+  },
+  // The owner's address needs no confirmation (409) and unsubscribed from nothing (404): both past
+  // the permission check; tests/integration/notify-consent.test.ts covers their successes.
+  'POST /notifications/confirmations': {
+    handler: confirmationsRoute.POST,
+    method: 'POST',
+    path: () => '/api/v1/notifications/confirmations',
+    body: { email: 'owner@matrix.test' },
+  },
+  'POST /notifications/resubscribe': {
+    handler: resubscribeRoute.POST,
+    method: 'POST',
+    path: () => '/api/v1/notifications/resubscribe',
+    body: { email: 'owner@matrix.test', topic: 'uptime' },
+  },
+  // Public: the token is the credential, whoever calls; a session or key adds nothing.
+  'POST /confirm/{bogus}': {
+    handler: confirmRoute.POST,
+    method: 'POST',
+    target: () => 'A'.repeat(43),
+    params: (token) => ({ token }),
+    path: (token) => `/api/v1/confirm/${token}`,
+  },
+  'POST /unsubscribe/{bogus}': {
+    handler: unsubscribeRoute.POST,
+    method: 'POST',
+    target: () => 'eyJhIjoiMSIsInQiOiJhbGwifQ.forged',
+    params: (token) => ({ token }),
+    path: (token) => `/api/v1/unsubscribe/${token}`,
   },
   'POST /notifications/signing-secret': {
     handler: signingSecretRoute.POST,
@@ -735,6 +973,11 @@ const REQUESTS: Record<string, MatrixRequest> = {
     handler: deliveriesRoute.GET,
     method: 'GET',
     path: () => '/api/v1/notifications/deliveries',
+  },
+  'GET /notifications/receivers': {
+    handler: receiversRoute.GET,
+    method: 'GET',
+    path: () => '/api/v1/notifications/receivers',
   },
   'GET /sites/{granted}/notifications': {
     handler: siteNotificationsRoute.GET,
@@ -783,17 +1026,11 @@ const matches = (expected: string, status: number) =>
 
 // ---- the organization and its callers --------------------------------------------------------
 
-const grant = (memberId: string, body: unknown) =>
-  call(memberAccessRoute.PATCH, {
-    method: 'PATCH',
-    path: `/api/v1/members/${memberId}/access`,
-    params: { memberId },
-    token: ownerToken,
-    body,
-  });
+const grant = (memberId: string, body: RequestBody<'/v1/members/{memberId}/access', 'patch'>) =>
+  v1({ token: ownerToken }).PATCH('/v1/members/{memberId}/access', { params: { path: { memberId } }, body });
 
-const mintKey = async (body: unknown) =>
-  (await call(keysRoute.POST, { path: '/api/v1/keys', token: ownerToken, body })).body as {
+const mintKey = async (body: RequestBody<'/v1/keys', 'post'>) =>
+  (await v1({ token: ownerToken }).POST('/v1/keys', { body })).body as {
     key: { id: string };
     secret: string;
   };
@@ -805,12 +1042,7 @@ beforeAll(async () => {
   ownerUserId = owner.userId;
   tenantId = owner.tenantId;
   // Overage on, so site creation in the matrix is about credentials, not the included-site count.
-  await call(billingRoute.PATCH, {
-    path: '/api/v1/billing',
-    method: 'PATCH',
-    token: ownerToken,
-    body: { overageEnabled: true },
-  });
+  await v1({ token: ownerToken }).PATCH('/v1/billing', { body: { overageEnabled: true } });
   const granted = await freshSite();
   const other = await freshSite();
 
@@ -827,12 +1059,7 @@ beforeAll(async () => {
   const key = await mintKey({ name: 'all sites' });
   const scoped = await mintKey({ name: 'one site', siteIds: [granted] });
   const revoked = await mintKey({ name: 'revoked' });
-  await call(revokeRoute.POST, {
-    path: `/api/v1/keys/${revoked.key.id}/revoke`,
-    method: 'POST',
-    params: { id: revoked.key.id },
-    token: ownerToken,
-  });
+  await v1({ token: ownerToken }).POST('/v1/keys/{id}/revoke', { params: { path: { id: revoked.key.id } } });
   const expired = await mintKey({ name: 'expired', expiresInDays: 1 });
   await db
     .update(apiKeys)
@@ -909,7 +1136,26 @@ beforeAll(async () => {
   // Both sites have a monitor, so a monitor route's 200 or 404 is about the caller.
   for (const siteId of [granted, other]) {
     monitorOf[siteId] = await freshMonitor({ ...fixture, granted: siteId });
+    const heartbeat = await call(monitorsRoute.POST, {
+      path: `/api/v1/sites/${siteId}/uptime/monitors`,
+      params: { id: siteId },
+      token: ownerToken,
+      body: { kind: 'heartbeat', periodSeconds: 3600 },
+    });
+    if (heartbeat.status !== 201)
+      throw new Error(`fixture heartbeat: ${heartbeat.status} ${JSON.stringify(heartbeat.body)}`);
+    heartbeatOf[siteId] = heartbeat.body.monitor.id as string;
   }
+  statusPageId = await freshStatusPage();
+  for (const siteId of [granted, other]) windowOf[siteId] = await freshWindow(siteId);
+  const incident = await call(pageIncidentsRoute.POST, {
+    path: `/api/v1/status-pages/${statusPageId}/incidents`,
+    params: { id: statusPageId },
+    token: ownerToken,
+    body: { title: 'Matrix incident', status: 'investigating', message: 'Open for the matrix.' },
+  });
+  if (incident.status !== 201) throw new Error(`fixture incident: ${incident.status}`);
+  manualIncidentId = incident.body.incident.id;
   // Both sites have stored accessibility results, so a report's 200 or 404 is about the caller.
   for (const siteId of [granted, other]) {
     const [run] = await db
@@ -944,7 +1190,7 @@ it('has a request for every row, a row for every request and a credential for ev
 
 it('lists for each caller exactly the sites it may see', async () => {
   const visible = async (caller: string) => {
-    const res = await call(sitesRoute.GET, { path: '/api/v1/sites', ...credentials[caller] });
+    const res = await v1(credentials[caller]).GET('/v1/sites');
     return (res.body.sites as { id: string }[]).map((s) => s.id).sort();
   };
   const everything = [fixture.granted, fixture.other].sort();

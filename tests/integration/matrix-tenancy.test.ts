@@ -3,13 +3,12 @@ import path from 'node:path';
 import { eq, getTableColumns, getTableName, inArray, is } from 'drizzle-orm';
 import { type PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as keysRoute from '@/app/api/v1/keys/route';
-import * as suppressionsRoute from '@/app/api/v1/sites/[id]/a11y-suppressions/route';
-import * as siteNotificationsRoute from '@/app/api/v1/sites/[id]/notifications/route';
-import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
+import * as maintenanceWindowsRoute from '@/app/api/v1/sites/[id]/maintenance-windows/route';
+import * as pageIncidentsRoute from '@/app/api/v1/status-pages/[id]/incidents/route';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
+import { unsubscribeToken } from '@/lib/notify/consent';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
 import { addMember, call, insertApiKey, signInOwner } from '../support/http';
 
@@ -47,6 +46,14 @@ type TenantA = {
   runId: string;
   /** An uptime monitor of A's site. */
   monitorId: string;
+  /** A status page of A listing that monitor. */
+  statusPageId: string;
+  /** An upcoming maintenance window of A's site covering that monitor. */
+  windowId: string;
+  statusPageSlug: string;
+  /** A consensus incident of that monitor, and a manual incident of the page. */
+  incidentId: string;
+  manualIncidentId: string;
 };
 
 type Sample = {
@@ -74,6 +81,10 @@ const unmatched = (withBody: boolean): Sample => ({
   body: withBody ? () => ({}) : undefined,
   expect: { owner: 404, key: 404 },
 });
+
+/** A 1x1 PNG: an organization's logo (A's in the fixtures, B's upload in the samples). */
+const TINY_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 /** One entry per route file (path relative to app/api, params in brackets) and exported method. */
 let registered = 0;
@@ -156,6 +167,51 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
   },
   '/v1/sites/[id]/uptime/monitors/[monitorId]/live': { GET: { params: siteMonitor } },
   '/v1/sites/[id]/uptime/monitors/[monitorId]/metrics': { GET: { params: siteMonitor } },
+  '/v1/sites/[id]/maintenance-windows': {
+    GET: { params: site },
+    POST: {
+      params: site,
+      body: () => ({ title: 'B at work', startsAt: Date.now() + 3_600_000, endsAt: Date.now() + 7_200_000 }),
+    },
+  },
+  '/v1/sites/[id]/maintenance-windows/[windowId]': {
+    GET: { params: (a) => ({ id: a.siteId, windowId: a.windowId }) },
+    PATCH: {
+      params: (a) => ({ id: a.siteId, windowId: a.windowId }),
+      body: () => ({ title: 'renamed by B' }),
+    },
+    DELETE: { params: (a) => ({ id: a.siteId, windowId: a.windowId }) },
+  },
+  '/v1/sites/[id]/uptime/monitors/[monitorId]/ping-url/rotate': { POST: { params: siteMonitor } },
+  '/v1/status-pages': {
+    GET: { expect: { owner: 200, key: 200 } },
+    // Listing A's monitor on a page of B's must be refused as a monitor B does not own.
+    POST: {
+      body: (a) => ({ slug: `b-reaches-${++registered}`, title: 'B', monitorIds: [a.monitorId] }),
+      expect: { owner: 422, key: 422 },
+    },
+  },
+  '/v1/status-pages/[id]': {
+    GET: { params: (a) => ({ id: a.statusPageId }) },
+    PATCH: {
+      params: (a) => ({ id: a.statusPageId }),
+      body: () => ({ title: 'renamed by B', published: false }),
+    },
+    DELETE: { params: (a) => ({ id: a.statusPageId }) },
+  },
+  '/v1/status-pages/[id]/incidents': {
+    GET: { params: (a) => ({ id: a.statusPageId }) },
+    POST: {
+      params: (a) => ({ id: a.statusPageId }),
+      body: () => ({ title: 'opened by B', status: 'investigating', message: 'B was here' }),
+    },
+  },
+  '/v1/status-pages/[id]/incidents/[incidentId]/updates': {
+    POST: {
+      params: (a) => ({ id: a.statusPageId, incidentId: a.manualIncidentId }),
+      body: () => ({ status: 'resolved', message: 'resolved by B' }),
+    },
+  },
   '/v1/usage': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
   '/v1/billing': {
     GET: { sessionOnly: true, expect: { owner: 200, key: 403 } },
@@ -197,6 +253,19 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
   '/v1/me/sessions/[sessionId]': {
     DELETE: { sessionOnly: true, params: (a) => ({ sessionId: a.ownerSessionId }) },
   },
+  // The caller's own organization, never one named in the request: B renames and brands B.
+  '/v1/organization': {
+    GET: { sessionOnly: true, expect: { owner: 200, key: 403 } },
+    PATCH: { sessionOnly: true, body: () => ({ name: 'B renamed' }), expect: { owner: 200, key: 403 } },
+  },
+  '/v1/organization/logo': {
+    PUT: {
+      sessionOnly: true,
+      body: () => ({ contentType: 'image/png', data: TINY_PNG }),
+      expect: { owner: 200, key: 403 },
+    },
+    DELETE: { sessionOnly: true, expect: { owner: 200, key: 403 } },
+  },
   '/v1/notifications': {
     GET: { sessionOnly: true, expect: { owner: 200, key: 403 } },
     // Naming A's owner as a recipient of B's notifications must be refused: not a member of B.
@@ -206,15 +275,36 @@ const SAMPLES: Record<string, Partial<Record<Method, Sample>>> = {
       expect: { owner: 422, key: 403 },
     },
   },
+  // B's own owner's address: a member's, so no confirmation is needed.
   '/v1/notifications/test': {
     POST: {
       sessionOnly: true,
-      body: () => ({ email: 'tenancy-test@tenant-b.test' }),
+      body: () => ({ email: 'owner@tenant-b.test' }),
       expect: { owner: 200, key: 403 },
     },
   },
   '/v1/notifications/signing-secret': { POST: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
+  // The caller's own offer: B's owner answers B's, with nothing of A's to name.
+  '/v1/notifications/alert-offer': {
+    GET: { sessionOnly: true, expect: { owner: 200, key: 403 } },
+    POST: { sessionOnly: true, body: () => ({ accept: false }), expect: { owner: 200, key: 403 } },
+  },
+  // A's outside address, named in A's settings (fixtures): B's lists do not name it.
+  '/v1/notifications/confirmations': {
+    POST: { sessionOnly: true, body: () => ({ email: 'board@tenant-a-outside.test' }) },
+  },
+  // A's address unsubscribed in A (fixtures): nothing of it is B's to take back.
+  '/v1/notifications/resubscribe': {
+    POST: {
+      sessionOnly: true,
+      body: () => ({ email: 'board@tenant-a-outside.test', topic: 'uptime' }),
+    },
+  },
+  // Public: the token is the credential; a made-up one is 404 whoever calls (matrix-public.test.ts).
+  '/v1/confirm/[token]': { POST: { params: () => ({ token: 'A'.repeat(43) }) } },
+  '/v1/unsubscribe/[token]': { POST: { params: () => ({ token: 'eyJhIjoiMSJ9.forged' }) } },
   '/v1/notifications/deliveries': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
+  '/v1/notifications/receivers': { GET: { sessionOnly: true, expect: { owner: 200, key: 403 } } },
   '/v1/sites/[id]/notifications': {
     GET: { sessionOnly: true, params: site },
     PATCH: { sessionOnly: true, params: site, body: () => ({ includeOrgDefaults: false }) },
@@ -299,17 +389,11 @@ let keyB: string;
 beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
   const ownerA = await signInOwner(db, 'owner@tenant-a.test');
-  const created = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token: ownerA.token,
+  const created = await v1({ token: ownerA.token }).POST('/v1/sites', {
     body: { rootUrl: 'https://tenant-a-private.example/' },
   });
   expect(created.status).toBe(201);
-  const key = await call(keysRoute.POST, {
-    path: '/api/v1/keys',
-    token: ownerA.token,
-    body: { name: 'A key' },
-  });
+  const key = await v1({ token: ownerA.token }).POST('/v1/keys', { body: { name: 'A key' } });
   expect(key.status).toBe(201);
   const member = await addMember(db, {
     ownerToken: ownerA.token,
@@ -317,29 +401,69 @@ beforeAll(async () => {
     email: 'member@tenant-a.test',
     role: 'member',
   });
-  const suppression = await call(suppressionsRoute.POST, {
-    path: `/api/v1/sites/${created.body.site.id}/a11y-suppressions`,
-    token: ownerA.token,
-    params: { id: created.body.site.id },
+  const suppression = await v1({ token: ownerA.token }).POST('/v1/sites/{id}/a11y-suppressions', {
+    params: { path: { id: created.body.site.id } },
     body: { rule: 'region' },
   });
   expect(suppression.status).toBe(201);
   // A's site overrides A's notification settings (a DELETE from B must not remove it).
-  const override = await call(siteNotificationsRoute.PATCH, {
-    method: 'PATCH',
-    path: `/api/v1/sites/${created.body.site.id}/notifications`,
-    token: ownerA.token,
-    params: { id: created.body.site.id },
-    body: { includeOrgDefaults: false, crawlReportRecipients: [{ kind: 'user', userId: ownerA.userId }] },
+  const override = await v1({ token: ownerA.token }).PATCH('/v1/sites/{id}/notifications', {
+    params: { path: { id: created.body.site.id } },
+    body: {
+      includeOrgDefaults: false,
+      crawlReportRecipients: [
+        { kind: 'user', userId: ownerA.userId },
+        { kind: 'email', email: 'board@tenant-a-outside.test' },
+      ],
+    },
   });
   expect(override.status).toBe(200);
-  const monitor = await call(monitorsRoute.POST, {
-    path: `/api/v1/sites/${created.body.site.id}/uptime/monitors`,
-    token: ownerA.token,
-    params: { id: created.body.site.id },
+  // A's outside address was asked to confirm, and unsubscribed from A's uptime alerts.
+  const [board] = await db
+    .select({ id: schema.notificationAddresses.id })
+    .from(schema.notificationAddresses)
+    .where(eq(schema.notificationAddresses.address, 'board@tenant-a-outside.test'));
+  const stopToken = unsubscribeToken(board!.id, 'uptime');
+  const stopped = await v1().POST('/v1/unsubscribe/{token}', { params: { path: { token: stopToken } } });
+  expect(stopped.status).toBe(200);
+  const monitor = await v1({ token: ownerA.token }).POST('/v1/sites/{id}/uptime/monitors', {
+    params: { path: { id: created.body.site.id } },
     body: { url: 'https://tenant-a-private.example/health' },
   });
   expect(monitor.status).toBe(201);
+  const statusPage = await v1({ token: ownerA.token }).POST('/v1/status-pages', {
+    body: { slug: 'tenant-a-status', title: 'A status', monitorIds: [monitor.body.monitor.id] },
+  });
+  expect(statusPage.status).toBe(201);
+  const window = await call(maintenanceWindowsRoute.POST, {
+    path: `/api/v1/sites/${created.body.site.id}/maintenance-windows`,
+    token: ownerA.token,
+    params: { id: created.body.site.id },
+    body: {
+      title: 'A at work',
+      startsAt: Date.now() + 3_600_000,
+      endsAt: Date.now() + 7_200_000,
+      monitorIds: [monitor.body.monitor.id],
+    },
+  });
+  expect(window.status).toBe(201);
+  const [incident] = await db
+    .insert(schema.uptimeIncidents)
+    .values({
+      tenant_id: ownerA.tenantId,
+      monitor_id: monitor.body.monitor.id,
+      down_at: Date.now() - 60_000,
+      cause: 'timeout',
+      created_at: Date.now() - 60_000,
+    })
+    .returning({ id: schema.uptimeIncidents.id });
+  const manualIncident = await call(pageIncidentsRoute.POST, {
+    path: `/api/v1/status-pages/${statusPage.body.statusPage.id}/incidents`,
+    token: ownerA.token,
+    params: { id: statusPage.body.statusPage.id },
+    body: { title: 'A mail delays', status: 'identified', message: 'A knows why' },
+  });
+  expect(manualIncident.status).toBe(201);
   // A's site has a completed crawl, so its reports and pages would answer 200 to A.
   const [run] = await db
     .insert(schema.runs)
@@ -360,6 +484,14 @@ beforeAll(async () => {
     status_code: 200,
     is_page: 1,
   });
+  await db.insert(schema.organizationLogos).values({
+    tenant_id: ownerA.tenantId,
+    content_type: 'image/png',
+    image: new Uint8Array(Buffer.from(TINY_PNG, 'base64')),
+    size: 70,
+    sha256: 'a'.repeat(64),
+    updated_at: Date.now(),
+  });
   a = {
     tenantId: ownerA.tenantId,
     ownerEmail: 'owner@tenant-a.test',
@@ -378,6 +510,11 @@ beforeAll(async () => {
     suppressionId: suppression.body.suppression.id,
     runId: run!.id,
     monitorId: monitor.body.monitor.id,
+    statusPageId: statusPage.body.statusPage.id,
+    statusPageSlug: 'tenant-a-status',
+    windowId: window.body.maintenanceWindow.id,
+    incidentId: incident!.id,
+    manualIncidentId: manualIncident.body.incident.id,
   };
   ownerB = await signInOwner(db, 'owner@tenant-b.test');
   keyB = await insertApiKey(db, ownerB.tenantId, { name: 'B key' });
@@ -447,7 +584,9 @@ describe.each(endpoints)('$method $route called by another organization', ({ rou
     const after = await snapshotOf(db, a.tenantId);
 
     expect(res.status, `${method} ${requestPath} answered ${JSON.stringify(res.body)}`).toBe(expected);
-    if (res.status >= 400) expect(Object.keys(res.body)).toEqual(['error']);
+    // Every refusal is {error}; a 422 adds the problems one by one (issues).
+    if (res.status >= 400)
+      expect(Object.keys(res.body)).toEqual(res.status === 422 ? ['error', 'issues'] : ['error']);
     const sent = `${requestPath} ${JSON.stringify(body ?? null)}`;
     const identifiersOfA = [
       a.tenantId,
@@ -456,6 +595,11 @@ describe.each(endpoints)('$method $route called by another organization', ({ rou
       a.keyId,
       a.memberId,
       a.monitorId,
+      a.statusPageId,
+      a.statusPageSlug,
+      a.windowId,
+      a.incidentId,
+      a.manualIncidentId,
       a.ownerEmail,
       a.ownerUserId,
       a.ownerSessionId,

@@ -3,7 +3,12 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifyPruneFunction } from '@/jobs/functions/notify';
 import type { Db } from '@/lib/db/client';
-import { notificationAttempts, notificationDeliveries, notificationOutbox } from '@/lib/db/schema';
+import {
+  notificationAttempts,
+  notificationDeliveries,
+  notificationOutbox,
+  notificationReceivers,
+} from '@/lib/db/schema';
 import { DELIVERY_RETENTION_MS } from '@/lib/notify/retention';
 import { useTestDatabase } from '../support/db';
 
@@ -91,11 +96,37 @@ describe('notification delivery retention', () => {
       await eventWith(150, 'dispatched', 'sending'),
     ];
 
+    // Webhook health rows: one not sent to for 91 days with no delivery left goes; one as old whose
+    // delivery is kept, and a recent one, stay.
+    const receiver = (key: string, ageDays: number) => ({
+      tenant_id: TENANT,
+      receiver_key: key,
+      channel: 'http' as const,
+      label: 'https://hooks.retention.test/…',
+      updated_at: NOW - ageDays * DAY,
+    });
+    const [keptDelivery] = await db
+      .select({ key: notificationDeliveries.receiver_key })
+      .from(notificationDeliveries)
+      .where(eq(notificationDeliveries.event_id, kept[0]!));
+    await db
+      .insert(notificationReceivers)
+      .values([
+        receiver('webhook:http:gone', 91),
+        receiver(keptDelivery!.key, 91),
+        receiver('webhook:http:new', 1),
+      ]);
+
     const run = await new InngestTestEngine({
       function: notifyPruneFunction,
       events: [{ name: 'inngest/scheduled.timer', data: { cron: '41 * * * *' }, ts: NOW }],
     }).execute();
-    expect(run.result).toEqual({ events: old.length });
+    expect(run.result).toEqual({ events: old.length, receivers: 1 });
+    const receivers = await db
+      .select({ key: notificationReceivers.receiver_key })
+      .from(notificationReceivers)
+      .where(eq(notificationReceivers.tenant_id, TENANT));
+    expect(receivers.map((r) => r.key).sort()).toEqual([keptDelivery!.key, 'webhook:http:new'].sort());
 
     const events = await db
       .select({ id: notificationOutbox.id })
@@ -117,6 +148,6 @@ describe('notification delivery retention', () => {
       function: notifyPruneFunction,
       events: [{ name: 'inngest/scheduled.timer', data: { cron: '41 * * * *' }, ts: NOW }],
     }).execute();
-    expect(again.result).toEqual({ events: 0 });
+    expect(again.result).toEqual({ events: 0, receivers: 0 });
   });
 });

@@ -1,12 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as accessRoute from '@/app/api/v1/members/[memberId]/access/route';
-import * as deliveriesRoute from '@/app/api/v1/notifications/deliveries/route';
-import * as notificationsRoute from '@/app/api/v1/notifications/route';
-import * as siteRoute from '@/app/api/v1/sites/[id]/route';
-import * as monitorRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/route';
-import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import type { Db } from '@/lib/db/client';
 import { applyDataMigrations } from '@/lib/db/data-migrations';
 import { queryRows } from '@/lib/db/rows';
@@ -20,8 +13,10 @@ import {
 import { closeDispatchers } from '@/lib/net';
 import { deliverDue, dispatchEvents } from '@/lib/notify/deliver';
 import { enqueueNotification } from '@/lib/notify/outbox';
+import { updateOrgSettings } from '@/lib/notify/settings';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { addMember, call, insertApiKey, signInOwner } from '../support/http';
+import { addMember, insertApiKey, signInOwner } from '../support/http';
 import { type Receiver, startDiscord, startSlack } from '../support/notify-receivers';
 
 /*
@@ -51,17 +46,15 @@ beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
   [slack, discord] = await Promise.all([startSlack(), startDiscord()]);
   owner = await signInOwner(db, 'owner@secrets.test');
-  const created = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token: owner.token,
+  // These tests count webhook deliveries: the owner's default uptime mail (a new organization's
+  // owner receives uptime alerts) is left out.
+  await updateOrgSettings(db, owner.tenantId, { uptimeRecipients: [] });
+  const created = await v1({ token: owner.token }).POST('/v1/sites', {
     body: { rootUrl: 'https://secrets.example/' },
   });
   siteId = created.body.site.id;
-  const on = await call(siteRoute.PATCH, {
-    method: 'PATCH',
-    path: `/api/v1/sites/${siteId}`,
-    token: owner.token,
-    params: { id: siteId },
+  const on = await v1({ token: owner.token }).PATCH('/v1/sites/{id}', {
+    params: { path: { id: siteId } },
     body: { uptimeEnabled: true },
   });
   expect(on.status, JSON.stringify(on.body)).toBe(200);
@@ -71,11 +64,8 @@ beforeAll(async () => {
     email: 'member@secrets.test',
     role: 'member',
   });
-  const granted = await call(accessRoute.PATCH, {
-    method: 'PATCH',
-    path: `/api/v1/members/${member.memberId}/access`,
-    token: owner.token,
-    params: { memberId: member.memberId },
+  const granted = await v1({ token: owner.token }).PATCH('/v1/members/{memberId}/access', {
+    params: { path: { memberId: member.memberId } },
     body: { siteIds: [siteId] },
   });
   expect(granted.status, JSON.stringify(granted.body)).toBe(200);
@@ -90,24 +80,19 @@ afterAll(async () => {
 
 describe('webhook URLs at rest and in responses', () => {
   it('settings: sealed in the database, read back in full by the owner', async () => {
-    const saved = await call(notificationsRoute.PATCH, {
-      method: 'PATCH',
-      path: '/api/v1/notifications',
-      token: owner.token,
+    const saved = await v1({ token: owner.token }).PATCH('/v1/notifications', {
       body: { uptimeWebhooks: [{ kind: 'slack', url: slack.url }] },
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect(saved.body.settings.uptimeWebhooks).toEqual([{ kind: 'slack', url: slack.url }]);
     expect(await dump('notification_settings')).not.toContain(SLACK_SECRET);
-    const read = await call(notificationsRoute.GET, { path: '/api/v1/notifications', token: owner.token });
+    const read = await v1({ token: owner.token }).GET('/v1/notifications');
     expect(read.body.settings.uptimeWebhooks).toEqual([{ kind: 'slack', url: slack.url }]);
   });
 
   it("a monitor's alert webhooks: sealed; in full for the owner, the origin only for a key and a member", async () => {
-    const created = await call(monitorsRoute.POST, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors`,
-      token: owner.token,
-      params: { id: siteId },
+    const created = await v1({ token: owner.token }).POST('/v1/sites/{id}/uptime/monitors', {
+      params: { path: { id: siteId } },
       body: {
         url: 'https://secrets.example/',
         enabled: false,
@@ -120,10 +105,8 @@ describe('webhook URLs at rest and in responses', () => {
     expect(await dump('uptime_monitors')).not.toContain(DISCORD_SECRET);
 
     const read = (credential: { token?: string; apiKey?: string }) =>
-      call(monitorRoute.GET, {
-        path: `/api/v1/sites/${siteId}/uptime/monitors/${id}`,
-        ...credential,
-        params: { id: siteId, monitorId: id },
+      v1(credential).GET('/v1/sites/{id}/uptime/monitors/{monitorId}', {
+        params: { path: { id: siteId, monitorId: id } },
       });
     const origin = new URL(discord.url).origin;
     expect(JSON.parse((await read({ token: owner.token })).body.monitor.alert_webhooks)).toEqual([
@@ -135,19 +118,14 @@ describe('webhook URLs at rest and in responses', () => {
       expect(JSON.parse(res.body.monitor.alert_webhooks)).toEqual([{ kind: 'discord', url: `${origin}/…` }]);
       expect(JSON.stringify(res.body)).not.toContain(DISCORD_SECRET);
     }
-    const list = await call(monitorsRoute.GET, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors`,
-      apiKey,
-      params: { id: siteId },
+    const list = await v1({ apiKey }).GET('/v1/sites/{id}/uptime/monitors', {
+      params: { path: { id: siteId } },
     });
     expect(JSON.stringify(list.body)).not.toContain(DISCORD_SECRET);
 
     // What a key read, written back as it was, is refused rather than saved over the real URL.
-    const echoed = await call(monitorRoute.PATCH, {
-      method: 'PATCH',
-      path: `/api/v1/sites/${siteId}/uptime/monitors/${id}`,
-      apiKey,
-      params: { id: siteId, monitorId: id },
+    const echoed = await v1({ apiKey }).PATCH('/v1/sites/{id}/uptime/monitors/{monitorId}', {
+      params: { path: { id: siteId, monitorId: id } },
       body: { alertWebhooks: [{ kind: 'discord', url: `${origin}/…` }] },
     });
     expect(echoed.status).toBe(422);
@@ -166,7 +144,7 @@ describe('webhook URLs at rest and in responses', () => {
         monitorName: null,
         url: monitor!.url,
         alertEmails: [],
-        alertWebhooks: JSON.parse(monitor!.alert_webhooks!),
+        alertWebhooks: monitor!.alert_webhooks!,
         incidentId: '0b7f6a52-1111-4c3b-9a51-000000000001',
         downAt: Date.now(),
         cause: 'timeout',
@@ -183,10 +161,7 @@ describe('webhook URLs at rest and in responses', () => {
     const stored = await dump('notification_deliveries');
     expect(stored).not.toContain(SLACK_SECRET);
     expect(stored).not.toContain(DISCORD_SECRET);
-    const log = await call(deliveriesRoute.GET, {
-      path: '/api/v1/notifications/deliveries',
-      token: owner.token,
-    });
+    const log = await v1({ token: owner.token }).GET('/v1/notifications/deliveries');
     expect(log.body.deliveries.map((d: { receiver: unknown }) => d.receiver)).toEqual(
       expect.arrayContaining([
         { type: 'webhook', kind: 'slack', url: `${new URL(slack.url).origin}/…` },
@@ -207,7 +182,7 @@ describe('the data migration that seals what was stored in the clear', () => {
       .where(eq(notificationSettings.tenant_id, owner.tenantId));
     const [monitor] = await db
       .update(uptimeMonitors)
-      .set({ alert_webhooks: JSON.stringify([{ kind: 'discord', url: discord.url }]) })
+      .set({ alert_webhooks: sql`${JSON.stringify([{ kind: 'discord', url: discord.url }])}::jsonb` })
       .where(eq(uptimeMonitors.site_id, siteId))
       .returning();
     const [event] = await db
@@ -270,12 +245,10 @@ describe('the data migration that seals what was stored in the clear', () => {
     expect(await applyDataMigrations(db)).toEqual([]);
 
     // Read back and delivered as before: the settings, the monitor, the pending delivery, the queued event.
-    const read = await call(notificationsRoute.GET, { path: '/api/v1/notifications', token: owner.token });
+    const read = await v1({ token: owner.token }).GET('/v1/notifications');
     expect(read.body.settings.uptimeWebhooks).toEqual([{ kind: 'slack', url: slack.url }]);
-    const shown = await call(monitorRoute.GET, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors/${monitor!.id}`,
-      token: owner.token,
-      params: { id: siteId, monitorId: monitor!.id },
+    const shown = await v1({ token: owner.token }).GET('/v1/sites/{id}/uptime/monitors/{monitorId}', {
+      params: { path: { id: siteId, monitorId: monitor!.id } },
     });
     expect(JSON.parse(shown.body.monitor.alert_webhooks)).toEqual([{ kind: 'discord', url: discord.url }]);
     const before = { slack: slack.requests.length, discord: discord.requests.length };

@@ -1,20 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as notificationsRoute from '@/app/api/v1/notifications/route';
-import * as siteRoute from '@/app/api/v1/sites/[id]/route';
-import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import type { Db } from '@/lib/db/client';
 import { mailMessages, notificationOutbox } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
 import { deliverDue, dispatchEvents } from '@/lib/notify/deliver';
-import { runDueRounds } from '@/lib/uptime/coordinator';
-import { embeddedProbers, type RegionFault } from '@/lib/uptime/regions';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
+import { confirmByMail } from '../support/mail-consent';
 import { type Receiver, startDiscord, startSlack } from '../support/notify-receivers';
-import { monitorRow } from '../support/uptime';
+import { nextRound, regionOutage, siteWithMonitorByApi } from '../support/uptime';
 
 /*
  * Issue 15's "an outage and its recovery reach the uptime receivers once each", through the real
@@ -29,10 +25,7 @@ let teardown: () => Promise<void>;
 let target: TestServer;
 let slack: Receiver;
 let discord: Receiver;
-let cutOff = true;
-const fault: RegionFault = () => (cutOff ? 'cut off (test fault)' : null);
-const probers = () =>
-  embeddedProbers({ retryDelayMs: 10, faults: { na: fault, eu: fault, as: fault, oc: fault } });
+const { outage, probers } = regionOutage(true);
 
 beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase());
@@ -49,44 +42,21 @@ afterAll(async () => {
 describe('an outage and its recovery', () => {
   it('reach the uptime receivers once each, the monitor webhook on top', async () => {
     const owner = await signInOwner(db, 'owner@notify-uptime.test');
-    const site = await call(sitesRoute.POST, {
-      path: '/api/v1/sites',
-      token: owner.token,
-      body: { rootUrl: 'https://notify-uptime.example/' },
-    });
-    const siteId = site.body.site.id as string;
-    await call(siteRoute.PATCH, {
-      method: 'PATCH',
-      path: `/api/v1/sites/${siteId}`,
-      token: owner.token,
-      params: { id: siteId },
-      body: { uptimeEnabled: true },
-    });
-    const saved = await call(notificationsRoute.PATCH, {
-      method: 'PATCH',
-      path: '/api/v1/notifications',
-      token: owner.token,
+    const saved = await v1({ token: owner.token }).PATCH('/v1/notifications', {
       body: {
         uptimeRecipients: [{ kind: 'email', email: 'oncall@notify-uptime.test' }],
         uptimeWebhooks: [{ kind: 'slack', url: slack.url }],
       },
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    const created = await call(monitorsRoute.POST, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors`,
-      token: owner.token,
-      params: { id: siteId },
-      body: { url: target.url('/'), alertWebhooks: [{ kind: 'discord', url: discord.url }] },
+    // Saving the outside address sent its confirmation; it receives alerts once it confirmed.
+    await confirmByMail(db, 'oncall@notify-uptime.test');
+    const { siteId, monitorId } = await siteWithMonitorByApi(owner.token, 'notify-uptime.example', {
+      url: target.url('/'),
+      alertWebhooks: [{ kind: 'discord', url: discord.url }],
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const monitorId = created.body.monitor.id as string;
 
-    const round = async () => {
-      const finished = await runDueRounds(db, probers(), {
-        now: (await monitorRow(db, monitorId)).next_probe_at!,
-      });
-      return finished.find((f) => f.round.monitorId === monitorId)!.outcome;
-    };
+    const round = async () => (await nextRound(db, probers, monitorId)).outcome;
     // The rounds run on the monitor's schedule, ahead of the wall clock: deliver as of an hour on.
     const clock = { now: () => Date.now() + 3600_000 };
     const deliverAll = async () => {
@@ -98,7 +68,7 @@ describe('an outage and its recovery', () => {
     expect((await round()).verdict).toMatchObject({ status: 'down' });
     await deliverAll();
     // Back: healthy rounds until the incident closes.
-    cutOff = false;
+    outage.down = false;
     let rounds = 0;
     for (; rounds < 5; rounds++) {
       const outcome = await round();
@@ -121,8 +91,10 @@ describe('an outage and its recovery', () => {
     const mails = await db
       .select({ subject: mailMessages.subject })
       .from(mailMessages)
-      .where(eq(mailMessages.to, 'oncall@notify-uptime.test'));
+      .where(eq(mailMessages.to, 'oncall@notify-uptime.test'))
+      .orderBy(mailMessages.created_at);
     expect(mails.map((m) => m.subject)).toEqual([
+      "Please confirm: notifications from owner's sites on Sitewatch",
       expect.stringMatching(/^Down: /),
       expect.stringMatching(/^Recovered: /),
     ]);

@@ -23,7 +23,7 @@ describe('GET /v1/openapi.json', () => {
       .sort();
     expect(documented).toEqual(files);
 
-    const doc = (await (await openapi.GET()).json()) as {
+    const doc = (await (await openapi.GET(new Request('http://localhost/api/v1/openapi.json'))).json()) as {
       openapi: string;
       paths: Record<string, Record<string, { responses: Record<string, unknown>; security: unknown[] }>>;
     };
@@ -40,7 +40,7 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('declares a response schema for every operation, so each is documented and checked under test', async () => {
-    const doc = (await (await openapi.GET()).json()) as {
+    const doc = (await (await openapi.GET(new Request('http://localhost/api/v1/openapi.json'))).json()) as {
       paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
     };
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
@@ -65,7 +65,9 @@ describe('GET /v1/openapi.json', () => {
       responses: Record<string, unknown>;
       requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } };
     };
-    const doc = (await (await openapi.GET()).json()) as { paths: Record<string, Record<string, Operation>> };
+    const doc = (await (await openapi.GET(new Request('http://localhost/api/v1/openapi.json'))).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
     expect(doc.paths['/v1/keys']?.post?.security).toEqual([{ session: [] }]);
     expect(doc.paths['/v1/sites']?.get?.security).toEqual([{ apiKey: [] }, { session: [] }]);
     const create = doc.paths['/v1/sites']?.post as Operation;

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@/lib/auth/principal';
-import { listCrawledUrls, PAGE_SORTS } from '@/lib/crawl/pages';
-import { getUrlDetail } from '@/lib/crawl/url-detail';
+import { listCrawledUrls, PAGE_SORTS } from '@/lib/crawl/views/pages';
+import { getUrlDetail } from '@/lib/crawl/views/url-detail';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { useTestDatabase } from '../support/db';
@@ -59,7 +59,7 @@ async function storeRun(state: 'running' | 'completed' | 'legacy'): Promise<stri
       is_page, links, inlinks)
     select ${run!.id}::uuid, 'https://sorts.example/' || i, 'internal', i % 3,
       ${state === 'running' ? sql`case when i % 2 = 0 then 'done' else 'pending' end` : sql`'done'`},
-      'ok', 200, case when i % 4 = 0 then '[{"status":301,"url":"https://sorts.example/' || i || '"},{"status":200,"url":"https://sorts.example/"}]' end,
+      'ok', 200, case when i % 4 = 0 then ('[{"status":301,"url":"https://sorts.example/' || i || '"},{"status":200,"url":"https://sorts.example/"}]')::jsonb end,
       i * 10, 1, '[["https://sorts.example/", null, null, null]]'::jsonb,
       ${state === 'completed' ? sql`i % 5` : sql`null`}
     from generate_series(1, 40) i`);

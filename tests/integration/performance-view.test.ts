@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as fieldDataRoute from '@/app/api/v1/sites/[id]/fielddata/route';
 import type { Principal } from '@/lib/auth/principal';
 import { resetConfig } from '@/lib/config';
 import { performanceView } from '@/lib/dashboard/fielddata';
@@ -9,10 +8,11 @@ import { sites } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
 import { syncFieldData } from '@/lib/fielddata/sync';
 import { closeDispatchers } from '@/lib/net';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
 import { type CruxPoint, cruxKey, type FakeCrux, startFakeCrux } from '../support/google';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 
 /*
  * The Performance tab's loader (lib/dashboard/fielddata.ts) against a local CrUX stand-in: each
@@ -134,10 +134,8 @@ describe('the Performance tab loader', () => {
 
     // The page and GET /v1/sites/{id}/fielddata cannot disagree: same service, same figures.
     for (const formFactor of ['ALL', 'PHONE'] as const) {
-      const res = await call(fieldDataRoute.GET, {
-        path: `/api/v1/sites/${id}/fielddata?formFactor=${formFactor}`,
-        params: { id },
-        token: owner.token,
+      const res = await v1({ token: owner.token }).GET('/v1/sites/{id}/fielddata', {
+        params: { path: { id }, query: { formFactor: formFactor } },
       });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(view.reports[formFactor]);

@@ -1,18 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { crawlEvents } from '@/jobs/crawl-events';
-import type { A11yEvents } from '@/lib/a11y/events';
-import { runA11ySchedulerTick } from '@/lib/a11y/scheduler';
+import type { A11yEvents } from '@/lib/a11y/runs/events';
+import { runA11ySchedulerTick } from '@/lib/a11y/runs/scheduler';
 import { setOverage } from '@/lib/billing/settings';
-import { runSchedulerTick } from '@/lib/crawl/scheduler';
+import { runSchedulerTick } from '@/lib/crawl/runs/scheduler';
 import { isCompleteContext, loadDashboardContext } from '@/lib/dashboard/session';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { listMonitorOverviews } from '@/lib/uptime/overview';
+import { v1 } from '../support/api-client';
+import { countingDb as countingDbOf } from '../support/counting-db';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 
 /*
  * Query counts on the hot paths (issue 11 item 5), measured with a drizzle logger on the test
@@ -25,23 +26,7 @@ let teardown: () => Promise<void>;
 let token: string;
 let tenantId: string;
 
-/** The same database through a second drizzle instance whose logger counts every statement. */
-async function countingDb(): Promise<{ db: Db; queries: () => number; sessionLookups: () => number }> {
-  let n = 0;
-  let sessionLookups = 0;
-  const logger = {
-    logQuery: (query: string) => {
-      n++;
-      if (/from "sessions"/i.test(query)) sessionLookups++;
-    },
-  };
-  const client = (db as unknown as { $client: unknown }).$client;
-  const counted =
-    driver === 'pglite'
-      ? (await import('drizzle-orm/pglite')).drizzle({ client: client as never, schema, logger })
-      : (await import('drizzle-orm/node-postgres')).drizzle({ client: client as never, schema, logger });
-  return { db: counted as unknown as Db, queries: () => n, sessionLookups: () => sessionLookups };
-}
+const countingDb = () => countingDbOf(db, driver);
 
 beforeAll(async () => {
   process.env.INCLUDED_SITES = '100';
@@ -71,9 +56,7 @@ describe('the scheduler tick', () => {
       await db.delete(schema.sites);
       const N = 20;
       for (let i = 0; i < N; i++) {
-        const created = await call(sitesRoute.POST, {
-          path: '/api/v1/sites',
-          token,
+        const created = await v1({ token }).POST('/v1/sites', {
           body: { rootUrl: `http://127.0.0.${i + 1}:9/` },
         });
         expect(created.status).toBe(201);
@@ -103,9 +86,7 @@ describe('the accessibility scheduler tick', () => {
     const N = 20;
     const now = Date.now();
     for (let i = 0; i < N; i++) {
-      const created = await call(sitesRoute.POST, {
-        path: '/api/v1/sites',
-        token,
+      const created = await v1({ token }).POST('/v1/sites', {
         body: { rootUrl: `http://127.0.0.${i + 1}:9/`, a11yEnabled: true },
       });
       expect(created.status).toBe(201);

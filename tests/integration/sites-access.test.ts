@@ -1,16 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as billingRoute from '@/app/api/v1/billing/route';
-import * as memberAccessRoute from '@/app/api/v1/members/[memberId]/access/route';
-import * as siteRoute from '@/app/api/v1/sites/[id]/route';
-import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { generateKeySecret } from '@/lib/auth/key-secret';
 import type { Db } from '@/lib/db/client';
 import { memberSiteGrants, members } from '@/lib/db/schema';
+import { type RequestBody, v1 } from '../support/api-client';
 import { authPost, signIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
-import { addMember, call, insertApiKey, signInOwner } from '../support/http';
+import { addMember, insertApiKey, signInOwner } from '../support/http';
 
 let db: Db;
 let teardown: () => Promise<void>;
@@ -20,16 +16,18 @@ let admin: { token: string };
 let granted: { id: string };
 let other: { id: string };
 
-const list = (cred: { token?: string; apiKey?: string }) =>
-  call(sitesRoute.GET, { path: '/api/v1/sites', ...cred });
+const list = (cred: { token?: string; apiKey?: string }) => v1(cred).GET('/v1/sites');
 const create = (cred: { token?: string; apiKey?: string }, rootUrl: string) =>
-  call(sitesRoute.POST, { method: 'POST', path: '/api/v1/sites', body: { rootUrl }, ...cred });
-const patch = (cred: { token?: string; apiKey?: string }, id: string, body: unknown) =>
-  call(siteRoute.PATCH, { method: 'PATCH', path: `/api/v1/sites/${id}`, body, params: { id }, ...cred });
+  v1(cred).POST('/v1/sites', { body: { rootUrl } });
+const patch = (
+  cred: { token?: string; apiKey?: string },
+  id: string,
+  body: RequestBody<'/v1/sites/{id}', 'patch'>,
+) => v1(cred).PATCH('/v1/sites/{id}', { params: { path: { id } }, body });
 const remove = (cred: { token?: string; apiKey?: string }, id: string) =>
-  call(siteRoute.DELETE, { method: 'DELETE', path: `/api/v1/sites/${id}`, params: { id }, ...cred });
+  v1(cred).DELETE('/v1/sites/{id}', { params: { path: { id } } });
 const status = (cred: { token?: string; apiKey?: string }, id: string) =>
-  call(statusRoute.GET, { path: `/api/v1/sites/${id}/status`, params: { id }, ...cred });
+  v1(cred).GET('/v1/sites/{id}/status', { params: { path: { id } } });
 const ids = (res: { body: { sites: { id: string }[] } }) => res.body.sites.map((s) => s.id);
 
 beforeAll(async () => {
@@ -102,12 +100,9 @@ describe('a member session', () => {
       email: 'late@access.test',
       role: 'member',
     });
-    const grant = await call(memberAccessRoute.PATCH, {
-      method: 'PATCH',
-      path: `/api/v1/members/${late.memberId}/access`,
-      params: { memberId: late.memberId },
+    const grant = await v1({ token: owner.token }).PATCH('/v1/members/{memberId}/access', {
+      params: { path: { memberId: late.memberId } },
       body: { siteIds: [granted.id] },
-      token: owner.token,
     });
     expect(grant.status).toBe(200);
 
@@ -133,7 +128,7 @@ describe('a member session', () => {
   });
 
   it('cannot read or change billing', async () => {
-    expect((await call(billingRoute.GET, { path: '/api/v1/billing', token: member.token })).status).toBe(403);
+    expect((await v1({ token: member.token }).GET('/v1/billing')).status).toBe(403);
   });
 });
 
@@ -143,7 +138,7 @@ describe('an admin session', () => {
     expect(
       (await patch({ token: admin.token }, other.id, { uptimeEnabled: false })).body.site.uptime_enabled,
     ).toBe(0);
-    expect((await call(billingRoute.GET, { path: '/api/v1/billing', token: admin.token })).status).toBe(200);
+    expect((await v1({ token: admin.token }).GET('/v1/billing')).status).toBe(200);
   });
 });
 
@@ -200,7 +195,7 @@ describe('API keys', () => {
 
   it('a key gets 403 on the session-only billing endpoint', async () => {
     const apiKey = await insertApiKey(db, owner.tenantId);
-    const res = await call(billingRoute.GET, { path: '/api/v1/billing', apiKey });
+    const res = await v1({ apiKey }).GET('/v1/billing');
     expect(res.status).toBe(403);
     expect(res.body.error).toMatch(/dashboard session/);
   });

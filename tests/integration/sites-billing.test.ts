@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as billingRoute from '@/app/api/v1/billing/route';
-import * as siteRoute from '@/app/api/v1/sites/[id]/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { billingPeriod } from '@/lib/billing/period';
+import { resetConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { appPauses, billingSettings, sites, usageLedger } from '@/lib/db/schema';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 
 let db: Db;
 let teardown: () => Promise<void>;
@@ -17,13 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => teardown());
 
-const create = (token: string, rootUrl: string) =>
-  call(sitesRoute.POST, { method: 'POST', path: '/api/v1/sites', token, body: { rootUrl } });
-const quota = async (token: string) =>
-  (await call(sitesRoute.GET, { path: '/api/v1/sites', token })).body.quota;
-const billing = (token: string) => call(billingRoute.GET, { path: '/api/v1/billing', token });
-const setOverage = (token: string, overageEnabled: unknown) =>
-  call(billingRoute.PATCH, { method: 'PATCH', path: '/api/v1/billing', token, body: { overageEnabled } });
+const create = (token: string, rootUrl: string) => v1({ token }).POST('/v1/sites', { body: { rootUrl } });
+const quota = async (token: string) => (await v1({ token }).GET('/v1/sites')).body.quota;
+const billing = (token: string) => v1({ token }).GET('/v1/billing');
+const setOverage = (token: string, overageEnabled: boolean) =>
+  v1({ token }).PATCH('/v1/billing', { body: { overageEnabled } });
 
 describe('site quota', () => {
   it('refuses a site past the included count with overage off, and frees the slot on delete', async () => {
@@ -42,10 +39,7 @@ describe('site quota', () => {
     );
 
     const id = made[0].id;
-    expect(
-      (await call(siteRoute.DELETE, { method: 'DELETE', path: `/api/v1/sites/${id}`, token, params: { id } }))
-        .status,
-    ).toBe(200);
+    expect((await v1({ token }).DELETE('/v1/sites/{id}', { params: { path: { id } } })).status).toBe(200);
     expect((await quota(token)).count).toBe(2);
     expect((await create(token, 'https://d.example.com')).status).toBe(201);
     expect((await create(token, 'https://e.example.com')).status).toBe(403);
@@ -92,8 +86,53 @@ describe('GET/PATCH /v1/billing', () => {
       a11yPaused: false,
       pausedSites: [],
       monitorsHeld: 0,
-      projected: { period: billingPeriod(), currency: 'USD', lines: [], totalCents: 0 },
+      // The subscription is shown (not "nothing beyond your subscription" with none in sight).
+      subscription: {
+        plan: 'Standard',
+        priceCents: 4900,
+        includedSites: 3,
+        allowances: { pagesCrawled: 5000, pagesRendered: 1000, monitors: 2 },
+      },
+      prices: [
+        { item: 'extra-site', unit: 'site', unitPriceCents: 1000, per: 1 },
+        { item: 'pages-crawled', unit: '1000 pages crawled', unitPriceCents: 100, per: 1000 },
+        { item: 'pages-rendered', unit: '1000 pages rendered', unitPriceCents: 500, per: 1000 },
+        { item: 'extra-monitors', unit: 'monitor', unitPriceCents: 200, per: 1 },
+      ],
+      projected: {
+        period: billingPeriod(),
+        currency: 'USD',
+        lines: [],
+        totalCents: 0,
+        subscriptionCents: 4900,
+        billCents: 4900,
+        ifSwitched: { overageEnabled: true, totalCents: 0, billCents: 4900 },
+      },
     });
+  });
+
+  it('takes its prices and plan from the environment', async () => {
+    const { token } = await signInOwner(db, 'prices@billing.test');
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      PLAN_NAME: 'Agency',
+      PLAN_PRICE_CENTS: '0',
+      PRICE_EXTRA_SITE_CENTS: '2500',
+      PRICE_1000_PAGES_CRAWLED_CENTS: '40',
+    });
+    resetConfig();
+    try {
+      const body = (await billing(token)).body;
+      expect(body.subscription).toMatchObject({ plan: 'Agency', priceCents: 0 });
+      expect(body.prices.slice(0, 2)).toEqual([
+        { item: 'extra-site', unit: 'site', unitPriceCents: 2500, per: 1 },
+        { item: 'pages-crawled', unit: '1000 pages crawled', unitPriceCents: 40, per: 1000 },
+      ]);
+      expect(body.projected).toMatchObject({ subscriptionCents: 0, billCents: 0 });
+    } finally {
+      process.env = saved;
+      resetConfig();
+    }
   });
 
   it('shows paused apps per site, itemizes the excess and lifts pauses when overage is turned on', async () => {
@@ -168,6 +207,12 @@ describe('GET/PATCH /v1/billing', () => {
       expect.objectContaining({ item: 'pages-rendered', siteId: site.id, quantity: 200, amountCents: 0 }),
     ]);
     expect(off.projected.totalCents).toBe(0);
+    // The bill now and had overage been on: what the dashboard's confirmation shows before and after.
+    expect(off.projected).toMatchObject({
+      subscriptionCents: 4900,
+      billCents: 4900,
+      ifSwitched: { overageEnabled: true, totalCents: 250, billCents: 5150 },
+    });
 
     const on = await setOverage(token, true);
     expect(on.status).toBe(200);
@@ -198,6 +243,11 @@ describe('GET/PATCH /v1/billing', () => {
       }),
     ]);
     expect(on.body.projected.totalCents).toBe(250);
+    // The confirmation's "after" was the bill that overage on now answers.
+    expect(on.body.projected).toMatchObject({
+      billCents: 5150,
+      ifSwitched: { overageEnabled: false, totalCents: 0, billCents: 4900 },
+    });
     // Turning overage on cleared this period's pause (and left older periods alone).
     const pauses = await db.select().from(appPauses).where(eq(appPauses.tenant_id, tenantId));
     expect(pauses.map((p) => p.billing_period)).toEqual(['2000-01']);
@@ -220,12 +270,7 @@ describe('GET/PATCH /v1/billing', () => {
       pages_crawled: 5001,
       created_at: Date.now(),
     });
-    await call(siteRoute.DELETE, {
-      method: 'DELETE',
-      path: `/api/v1/sites/${gone.id}`,
-      token,
-      params: { id: gone.id },
-    });
+    await v1({ token }).DELETE('/v1/sites/{id}', { params: { path: { id: gone.id } } });
 
     const { lines, totalCents } = (await billing(token)).body.projected;
     expect(lines.map((l: { item: string; hostname: string }) => [l.item, l.hostname])).toEqual([
@@ -240,20 +285,18 @@ describe('GET/PATCH /v1/billing', () => {
 
   it('validates the body and records the setting', async () => {
     const { token, tenantId } = await signInOwner(db, 'body@billing.test');
-    expect(await setOverage(token, 'yes')).toMatchObject({
+    // A body the document refuses, sent as it is: the route's own validation is what this checks.
+    expect(
+      await v1({ token }).raw({ method: 'PATCH', path: '/v1/billing', body: { overageEnabled: 'yes' } }),
+    ).toMatchObject({
       status: 422,
       body: { error: 'overageEnabled: must be true or false' },
     });
-    const bad = await call(billingRoute.PATCH, {
-      method: 'PATCH',
-      path: '/api/v1/billing',
-      token,
-      body: '{',
-    });
+    const bad = await v1({ token }).raw({ method: 'PATCH', path: '/v1/billing', body: '{' });
     expect(bad.status).toBe(400);
     expect((await setOverage(token, true)).status).toBe(200);
     const [row] = await db.select().from(billingSettings).where(eq(billingSettings.tenant_id, tenantId));
     expect(row?.overage_enabled).toBe(1);
-    expect((await call(billingRoute.GET, { path: '/api/v1/billing' })).status).toBe(401);
+    expect((await v1().GET('/v1/billing')).status).toBe(401);
   });
 });

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as accessRoute from '@/app/api/v1/members/[memberId]/access/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
-import * as usageRoute from '@/app/api/v1/usage/route';
 import type { Db } from '@/lib/db/client';
 import { a11yPages, runs, uptimeMonitors, usageLedger } from '@/lib/db/schema';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { addMember, call, insertApiKey, signInOwner } from '../support/http';
+import { addMember, insertApiKey, signInOwner } from '../support/http';
 
 /*
  * The overview at a glance (issue 12, item 4): the sites list's latest crawl of any origin with its
@@ -25,9 +23,7 @@ beforeAll(async () => {
 afterAll(() => teardown());
 
 async function newSite(host: string, body: Record<string, unknown> = {}) {
-  const res = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token: owner.token,
+  const res = await v1({ token: owner.token }).POST('/v1/sites', {
     body: { rootUrl: `https://${host}/`, ...body },
   });
   expect(res.status).toBe(201);
@@ -44,7 +40,7 @@ async function addRun(siteId: string, values: Partial<RunRow> & Pick<RunRow, 'st
   return row;
 }
 
-const listSites = (token = owner.token) => call(sitesRoute.GET, { path: '/api/v1/sites', token });
+const listSites = (token = owner.token) => v1({ token }).GET('/v1/sites');
 
 describe('GET /v1/sites crawls', () => {
   it("gives each site's latest crawl of any origin and its two latest completed crawls", async () => {
@@ -98,11 +94,8 @@ describe('GET /v1/sites crawls', () => {
       email: 'member@glance.test',
       role: 'member',
     });
-    const granted = await call(accessRoute.PATCH, {
-      method: 'PATCH',
-      path: `/api/v1/members/${member.memberId}/access`,
-      token: owner.token,
-      params: { memberId: member.memberId },
+    const granted = await v1({ token: owner.token }).PATCH('/v1/members/{memberId}/access', {
+      params: { path: { memberId: member.memberId } },
       body: { siteIds: [second.id] },
     });
     expect(granted.status).toBe(200);
@@ -110,7 +103,7 @@ describe('GET /v1/sites crawls', () => {
     expect(seen.body.crawls.map((c: { siteId: string }) => c.siteId)).toEqual([second.id]);
 
     const apiKey = await insertApiKey(db, owner.tenantId, { siteIds: [first.id] });
-    const byKey = await call(sitesRoute.GET, { path: '/api/v1/sites', apiKey });
+    const byKey = await v1({ apiKey }).GET('/v1/sites');
     expect(byKey.body.crawls).toEqual([{ siteId: first.id, lastCrawl: null, latest: null, previous: null }]);
   });
 });
@@ -159,7 +152,7 @@ describe('GET /v1/usage in_progress and monitors', () => {
       });
     }
 
-    const usage = await call(usageRoute.GET, { path: '/api/v1/usage', token: owner.token });
+    const usage = await v1({ token: owner.token }).GET('/v1/usage');
     expect(usage.status).toBe(200);
     const row = usage.body.sites.find((s: { site_id: string }) => s.site_id === site.id);
     expect(row).toMatchObject({

@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as siteRoute from '@/app/api/v1/sites/[id]/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { resetConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/client';
 import { sites } from '@/lib/db/schema';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 
 /*
  * As in production: outbound requests may not reach private networks, so a site whose root URL
@@ -28,16 +27,9 @@ afterAll(async () => {
   resetConfig();
 });
 
-const create = (rootUrl: string) =>
-  call(sitesRoute.POST, { method: 'POST', path: '/api/v1/sites', token: owner.token, body: { rootUrl } });
+const create = (rootUrl: string) => v1({ token: owner.token }).POST('/v1/sites', { body: { rootUrl } });
 const patch = (id: string, rootUrl: string) =>
-  call(siteRoute.PATCH, {
-    method: 'PATCH',
-    path: `/api/v1/sites/${id}`,
-    token: owner.token,
-    body: { rootUrl },
-    params: { id },
-  });
+  v1({ token: owner.token }).PATCH('/v1/sites/{id}', { params: { path: { id } }, body: { rootUrl } });
 
 describe('root URLs that can never be reached', () => {
   it.each([

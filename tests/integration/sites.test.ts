@@ -1,12 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as siteRoute from '@/app/api/v1/sites/[id]/route';
-import * as statusRoute from '@/app/api/v1/sites/[id]/status/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import type { Db } from '@/lib/db/client';
 import { runs, sites, usageLedger } from '@/lib/db/schema';
+import { type RequestBody, v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 
 const MIN = 60_000;
 let db: Db;
@@ -19,17 +17,21 @@ beforeAll(async () => {
 });
 afterAll(() => teardown());
 
-const create = (body: unknown, token = owner.token) =>
-  call(sitesRoute.POST, { method: 'POST', path: '/api/v1/sites', token, body });
-const patch = (id: string, body: unknown, token = owner.token) =>
-  call(siteRoute.PATCH, { method: 'PATCH', path: `/api/v1/sites/${id}`, token, body, params: { id } });
+const create = (body: RequestBody<'/v1/sites', 'post'>, token = owner.token) =>
+  v1({ token }).POST('/v1/sites', { body });
+const patch = (id: string, body: RequestBody<'/v1/sites/{id}', 'patch'>, token = owner.token) =>
+  v1({ token }).PATCH('/v1/sites/{id}', { params: { path: { id } }, body });
+/** Bodies the document refuses, sent as they are: the route's own validation is what the test checks. */
+const unchecked = (method: 'POST' | 'PATCH', path: string, body: unknown) =>
+  v1({ token: owner.token }).raw({ method, path, body });
+const createUnchecked = (body: unknown) => unchecked('POST', '/v1/sites', body);
 const remove = (id: string, token = owner.token) =>
-  call(siteRoute.DELETE, { method: 'DELETE', path: `/api/v1/sites/${id}`, token, params: { id } });
+  v1({ token }).DELETE('/v1/sites/{id}', { params: { path: { id } } });
 const status = (id: string, token = owner.token) =>
-  call(statusRoute.GET, { path: `/api/v1/sites/${id}/status`, token, params: { id } });
+  v1({ token }).GET('/v1/sites/{id}/status', { params: { path: { id } } });
 
 /** Creates a site and hands back its row; every test works on its own site. */
-async function newSite(body: Record<string, unknown> = {}) {
+async function newSite(body: Partial<RequestBody<'/v1/sites', 'post'>> = {}) {
   const res = await create({
     rootUrl: `https://s${Math.random().toString(36).slice(2)}.example.com`,
     ...body,
@@ -183,15 +185,17 @@ describe('POST /v1/sites', () => {
       [{ scannerEnabled: 'yes' }, 'scannerEnabled: must be true or false'],
     ];
     for (const [fields, message] of cases) {
-      const res = await create({ rootUrl: 'https://bounds.example.com', ...fields });
+      const res = await createUnchecked({ rootUrl: 'https://bounds.example.com', ...fields });
       expect(res.status, JSON.stringify(fields)).toBe(422);
-      expect(res.body).toEqual({ error: message });
+      const split = message.indexOf(': ');
+      const issue = { field: message.slice(0, split), message: message.slice(split + 2) };
+      expect(res.body).toEqual({ error: message, issues: [issue] });
     }
     expect(await db.select().from(sites).where(eq(sites.tenant_id, owner.tenantId))).toHaveLength(0);
   });
 
   it('requires rootUrl and accepts only http(s) URLs', async () => {
-    const missing = await create({ cadenceMinutes: 1440 });
+    const missing = await createUnchecked({ cadenceMinutes: 1440 });
     expect(missing.status).toBe(422);
     expect(missing.body.error).toMatch(/^rootUrl: /);
     expect(missing.body.error).toBe('rootUrl: is required');
@@ -201,18 +205,41 @@ describe('POST /v1/sites', () => {
     expect(ftp.body.error).toBe('rootUrl: must use http or https, not ftp');
 
     for (const rootUrl of ['example.com', 'not a url', '', 'https://user:pw@example.com/', 42]) {
-      const res = await create({ rootUrl });
+      const res = await createUnchecked({ rootUrl });
       expect(res.status, String(rootUrl)).toBe(422);
       expect(res.body.error).toMatch(/^rootUrl: /);
     }
   });
 
   it('answers 400 to malformed JSON and 422 to unknown fields', async () => {
-    const bad = await create('{"rootUrl": "https://example.com"');
+    const bad = await createUnchecked('{"rootUrl": "https://example.com"');
     expect(bad).toMatchObject({ status: 400, body: { error: 'malformed JSON body' } });
-    const unknown = await create({ rootUrl: 'https://example.com', cadence: 1440 });
+    const unknown = await createUnchecked({ rootUrl: 'https://example.com', cadence: 1440 });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error).toMatch(/cadence/);
+  });
+
+  it('lists every problem of a body in one 422, each with its field, unknown fields named, and saves nothing', async () => {
+    await clearSites();
+    const res = await createUnchecked({ rootUrl: 'ftp://example.com', maxPages: 0, colour: 'red', shade: 1 });
+    expect(res.status).toBe(422);
+    expect(res.body.issues).toEqual([
+      { field: 'rootUrl', message: 'must use http or https, not ftp' },
+      { field: 'maxPages', message: 'must be at least 1' },
+      { field: 'colour', message: 'is not a field of this request (unknown field)' },
+      { field: 'shade', message: 'is not a field of this request (unknown field)' },
+    ]);
+    expect(res.body.error).toBe(
+      'rootUrl: must use http or https, not ftp; maxPages: must be at least 1; colour: is not a field of this request (unknown field); shade: is not a field of this request (unknown field)',
+    );
+    expect(await db.select().from(sites).where(eq(sites.tenant_id, owner.tenantId))).toEqual([]);
+    // A service's refusal of one field has the same shape.
+    const site = await newSite({ cadenceMinutes: 1440 });
+    const faster = await patch(site.id, { cadenceMinutes: 90 });
+    expect(faster.body).toEqual({
+      error: 'cadenceMinutes: must be at least 1440',
+      issues: [{ field: 'cadenceMinutes', message: 'must be at least 1440' }],
+    });
   });
 
   it('refuses a root URL the organization already registered with a 409 naming the site, and writes nothing', async () => {
@@ -231,11 +258,7 @@ describe('POST /v1/sites', () => {
   });
 
   it('needs a credential', async () => {
-    const res = await call(sitesRoute.POST, {
-      method: 'POST',
-      path: '/api/v1/sites',
-      body: { rootUrl: 'https://a.example' },
-    });
+    const res = await v1().POST('/v1/sites', { body: { rootUrl: 'https://a.example' } });
     expect(res.status).toBe(401);
     expect(res.body.error).toMatch(/missing credentials/);
   });
@@ -246,7 +269,7 @@ describe('GET /v1/sites', () => {
     await clearSites();
     const a = await newSite();
     const b = await newSite({ a11yEnabled: true });
-    const res = await call(sitesRoute.GET, { path: '/api/v1/sites', token: owner.token });
+    const res = await v1({ token: owner.token }).GET('/v1/sites');
     expect(res.status).toBe(200);
     expect(res.body.sites.map((s: { id: string }) => s.id)).toEqual([a.id, b.id]);
     expect(res.body.sites[1]).toEqual(b);
@@ -254,8 +277,8 @@ describe('GET /v1/sites', () => {
   });
 
   it('answers 401 without a credential and with a bad session', async () => {
-    expect((await call(sitesRoute.GET, { path: '/api/v1/sites' })).status).toBe(401);
-    const bad = await call(sitesRoute.GET, { path: '/api/v1/sites', token: 'not-a-session' });
+    expect((await v1().GET('/v1/sites')).status).toBe(401);
+    const bad = await v1({ token: 'not-a-session' }).GET('/v1/sites');
     expect(bad.status).toBe(401);
     expect(bad.body).toEqual({ error: expect.stringMatching(/session/) });
   });
@@ -513,9 +536,11 @@ describe('PATCH /v1/sites/{id}', () => {
       expect(res.status, bad).toBe(422);
       expect(res.body.error).toMatch(/^stripParams\.0: /);
     }
-    expect((await patch(site.id, { stripParams: 'utm_source' })).body.error).toMatch(/^stripParams: /);
+    expect(
+      (await unchecked('PATCH', `/v1/sites/${site.id}`, { stripParams: 'utm_source' })).body.error,
+    ).toMatch(/^stripParams: /);
     // Nothing refused was stored.
-    expect(JSON.parse((await storedSite(site.id)).strip_params)).toHaveLength(200);
+    expect((await storedSite(site.id)).strip_params).toHaveLength(200);
   });
 
   it('answers 404 site not found for another tenant, an unknown id and a malformed id', async () => {
@@ -538,7 +563,7 @@ describe('PATCH /v1/sites/{id}', () => {
 
   it('answers 400 to malformed JSON', async () => {
     const site = await newSite();
-    expect(await patch(site.id, '{"seoEnabled":')).toMatchObject({
+    expect(await unchecked('PATCH', `/v1/sites/${site.id}`, '{"seoEnabled":')).toMatchObject({
       status: 400,
       body: { error: 'malformed JSON body' },
     });
@@ -673,7 +698,7 @@ describe('DELETE /v1/sites/{id}', () => {
     expect(await db.select().from(runs).where(eq(runs.site_id, doomed.id))).toHaveLength(0);
     expect(await db.select().from(usageLedger).where(eq(usageLedger.site_id, doomed.id))).toHaveLength(1);
 
-    const list = await call(sitesRoute.GET, { path: '/api/v1/sites', token: owner.token });
+    const list = await v1({ token: owner.token }).GET('/v1/sites');
     expect(list.body.sites.map((s: { id: string }) => s.id)).toEqual(kept.map((s) => s.id));
     expect(list.body.quota.count).toBe(2);
     expect((await create({ rootUrl: 'https://fourth.example.com' })).status).toBe(201);

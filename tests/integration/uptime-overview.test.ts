@@ -146,7 +146,7 @@ beforeAll(async () => {
       down_at: NOW - 20 * HOUR_MS,
       recovered_at: NOW - 19 * HOUR_MS,
       cause: 'timeout',
-      regions: '[]',
+      regions: [],
       created_at: NOW - 20 * HOUR_MS,
     },
     {
@@ -155,7 +155,7 @@ beforeAll(async () => {
       down_at: NOW - 2 * HOUR_MS,
       recovered_at: null,
       cause: 'http_5xx',
-      regions: '[]',
+      regions: [],
       created_at: NOW - 2 * HOUR_MS,
     },
     // Long over: outside the day.
@@ -165,7 +165,7 @@ beforeAll(async () => {
       down_at: NOW - 40 * HOUR_MS,
       recovered_at: NOW - 39 * HOUR_MS,
       cause: 'dns',
-      regions: '[]',
+      regions: [],
       created_at: NOW - 40 * HOUR_MS,
     },
   ]);
@@ -183,9 +183,22 @@ it('answers, for each monitor of the site and oldest first, what its live and 24
   expect(overviews.map((o) => o.monitor.url)).toEqual([1, 2, 3].map((n) => `https://overview.example/${n}`));
   for (const overview of overviews) {
     const id = overview.monitor.id;
-    const live = await getMonitorLive(db, principal, siteId, id);
+    // The monitor page's read adds the windows and the 90 days' incidents, measured at the same instant.
+    // The overview leaves out what only the monitor page reads: the windows, the incidents, who was alerted.
+    const {
+      at,
+      uptime,
+      incidents,
+      alerting: _alerting,
+      ...live
+    } = await getMonitorLive(db, principal, siteId, id, NOW);
     const metrics = await getMonitorMetrics(db, principal, siteId, id, 24, NOW);
     expect(overview).toEqual({ ...live, hours: metrics.hours, events: metrics.events });
+    expect(at).toBe(NOW);
+    expect(uptime[0]).toMatchObject({ hours: 24, uptimePct: metrics.uptimePct });
+    expect(incidents.filter((i) => i.recovered_at === null || i.recovered_at > metrics.fromMs)).toEqual(
+      metrics.events,
+    );
   }
   const [up, down, paused] = overviews;
   // The stored bucket and the pending hour, computed the same way; nothing older, nothing open.

@@ -6,15 +6,14 @@ import { EmbeddedRunner } from '@/jobs/runtime/embedded';
 import type { Principal } from '@/lib/auth/principal';
 import { setOverage } from '@/lib/billing/settings';
 import type { Db } from '@/lib/db/client';
-import { sites, uptimePauses } from '@/lib/db/schema';
+import { uptimePauses } from '@/lib/db/schema';
 import { updateSite } from '@/lib/sites/service';
 import { runDueRounds } from '@/lib/uptime/coordinator';
 import { getMonitorLive } from '@/lib/uptime/live';
 import { getMonitorMetrics } from '@/lib/uptime/metrics';
-import { createMonitor, updateMonitor } from '@/lib/uptime/monitors';
-import { embeddedProbers } from '@/lib/uptime/regions';
+import { updateMonitor } from '@/lib/uptime/monitors';
+import { claimDueRounds, completeRound } from '@/lib/uptime/rounds';
 import { useTestDatabase } from '../support/db';
-import { insertSite } from '../support/fixtures';
 import { signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 import * as uptime from '../support/uptime';
@@ -30,10 +29,8 @@ import * as uptime from '../support/uptime';
 let db: Db;
 let teardown: () => Promise<void>;
 let target: TestServer;
-/** Every region cut off from the target while true: the target is down. */
-let outage = false;
-const probers = () => embeddedProbers({ retryDelayMs: 10, faults: { na: cut, eu: cut, as: cut, oc: cut } });
-const cut = () => (outage ? 'cut off (test fault)' : null);
+/** Every region cut off from the target while `outage.down`: the target is down. */
+const { outage, probers } = uptime.regionOutage();
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -51,11 +48,7 @@ afterAll(async () => {
 /** An organization with one site whose only app is Uptime (the scheduler starts nothing else). */
 async function organization(email: string, overage: boolean) {
   const { tenantId } = await signInOwner(db, email);
-  const siteId = await insertSite(db, tenantId, `${email.split('@')[1]}`);
-  await db
-    .update(sites)
-    .set({ scanner_enabled: 0, a11y_enabled: 0, seo_enabled: 0, performance_enabled: 0 })
-    .where(eq(sites.id, siteId));
+  const siteId = await uptime.uptimeOnlySite(db, tenantId, `${email.split('@')[1]}`);
   await setOverage(db, tenantId, overage);
   const principal: Principal = { tenantId, via: 'key', siteIds: 'all', canCrawl: true };
   return { tenantId, siteId, principal };
@@ -86,24 +79,10 @@ async function schedulerTick(now: number) {
 
 /** A monitor created at `t0` and probed at t0 (up), then down at t0 + 1 and t0 + 2 minutes: one open incident. */
 async function monitorInOutage(org: { siteId: string; principal: Principal }, t0: number) {
-  const monitor = await createMonitor(
-    db,
-    org.principal,
-    org.siteId,
-    {
-      url: target.url('/'),
-      name: null,
-      cadenceSeconds: 60,
-      timeoutSeconds: 5,
-      enabled: true,
-      alertEmails: [],
-      alertWebhooks: [],
-    },
-    t0,
-  );
-  outage = false;
+  const monitor = await uptime.minuteMonitor(db, org.principal, org.siteId, target.url('/'), t0);
+  outage.down = false;
   expect(await roundsAt(t0)).toContain(monitor.id);
-  outage = true;
+  outage.down = true;
   for (const at of [t0 + MINUTE, t0 + 2 * MINUTE]) {
     const due = (await monitorRow(monitor.id)).next_probe_at!;
     expect(due).toBeLessThanOrEqual(at + MINUTE);
@@ -141,7 +120,7 @@ describe('a monitor paused during an outage', () => {
     expect(await pausesOf(id)).toHaveLength(1);
 
     // Resumed with the target back: probed at once, no incident, no notification.
-    outage = false;
+    outage.down = false;
     const resumedAt = t0 + 6 * HOUR;
     await updateMonitor(db, org.principal, org.siteId, id, { enabled: true }, resumedAt);
     expect(await roundsAt(resumedAt)).toContain(id);
@@ -177,7 +156,29 @@ describe('a monitor paused during an outage', () => {
       [null, true],
     ]);
     expect(await notesOf(id)).toEqual(['uptime-down', 'uptime-down']);
-    outage = false;
+    outage.down = false;
+  });
+
+  it('stays paused when a round out during the pause comes back with no region answering', async () => {
+    const org = await organization('owner@uptime-pause-unanswered.test', true);
+    const t0 = Date.UTC(2026, 10, 26, 8, 0, 0);
+    const { id } = await monitorInOutage(org, t0);
+    const due = (await monitorRow(id)).next_probe_at!;
+    const [round] = (await claimDueRounds(db, { now: due, limit: 10 })).filter((r) => r.monitorId === id);
+    expect(round).toBeDefined();
+    // Paused while its round is out; then every prober fails as a whole (no results at all).
+    const pausedAt = due + 5_000;
+    await updateMonitor(db, org.principal, org.siteId, id, { enabled: false }, pausedAt);
+    const outcome = await completeRound(db, round!, [], due, due + 20_000);
+    expect(outcome).toMatchObject({ completed: true, verdict: { status: 'unknown' } });
+    expect(await pausesOf(id)).toMatchObject([{ reason: 'monitor', started_at: pausedAt, ended_at: null }]);
+    const live = await getMonitorLive(db, org.principal, org.siteId, id, due + 30_000);
+    expect(live.probing).toMatchObject({ active: false, pausedBy: 'monitor' });
+    // The pause still counts neither up nor down: a later window inside it was not watched.
+    expect(live.uptime[0]!.uptimePct).not.toBeNull();
+    expect(
+      (await getMonitorMetrics(db, org.principal, org.siteId, id, 1, pausedAt + 2 * HOUR)).uptimePct,
+    ).toBeNull();
   });
 });
 
@@ -209,7 +210,7 @@ describe('a monitor stopped with its site', () => {
     const down = first!.recovered_at! - first!.down_at + HOUR;
     expect(second).toMatchObject({ down_at: back, recovered_at: null });
     expect(metrics.uptimePct).toBeCloseTo(100 * (1 - down / (missed - t0 + HOUR)), 10);
-    outage = false;
+    outage.down = false;
   });
 });
 
@@ -219,21 +220,9 @@ describe('a monitor held past the allowance', () => {
     const t0 = Date.UTC(2026, 10, 27, 8, 0, 0);
     // Two older monitors fill the pool of 2 (one site); they are paused, so only the third probes.
     for (const n of [1, 2]) {
-      await createMonitor(
-        db,
-        org.principal,
-        org.siteId,
-        {
-          url: target.url(`/?older=${n}`),
-          name: null,
-          cadenceSeconds: 60,
-          timeoutSeconds: 5,
-          enabled: false,
-          alertEmails: [],
-          alertWebhooks: [],
-        },
-        t0 - n,
-      );
+      await uptime.minuteMonitor(db, org.principal, org.siteId, target.url(`/?older=${n}`), t0 - n, {
+        enabled: false,
+      });
     }
     const { id } = await monitorInOutage(org, t0);
     const missed = (await monitorRow(id)).next_probe_at!;
@@ -253,6 +242,6 @@ describe('a monitor held past the allowance', () => {
       nextRoundAt: null,
     });
     expect(await pausesOf(id)).toMatchObject([{ reason: 'allowance', ended_at: null }]);
-    outage = false;
+    outage.down = false;
   });
 });

@@ -59,10 +59,8 @@ async function addMonitor(url: string, values: Partial<typeof uptimeMonitors.$in
       cadence_seconds: 60,
       timeout_seconds: 5,
       enabled: 1,
-      alert_emails: JSON.stringify(['oncall@example.com']),
-      alert_webhooks: JSON.stringify(
-        storeWebhooks([{ kind: 'http', url: 'https://hooks.example/uptime' }], tenantId),
-      ),
+      alert_emails: ['oncall@example.com'],
+      alert_webhooks: storeWebhooks([{ kind: 'http', url: 'https://hooks.example/uptime' }], tenantId),
       next_probe_at: T0,
       created_at: T0 - 1,
       updated_at: T0 - 1,
@@ -207,7 +205,7 @@ describe('targets that fail, each with its cause', () => {
     const [incident, ...more] = await incidentsOf(m.id);
     expect(more).toEqual([]);
     expect(incident).toMatchObject({ down_at: startedAt, recovered_at: null, cause: c.cause });
-    const snapshot = JSON.parse(incident!.regions!) as { region: string; ok: boolean; cause: string }[];
+    const snapshot = incident!.regions as { region: string; ok: boolean; cause: string }[];
     expect(snapshot.map((r) => [r.region, r.ok, r.cause])).toEqual(
       ['na', 'eu', 'as', 'oc'].map((region) => [region, false, c.cause]),
     );
@@ -223,7 +221,9 @@ describe('targets that fail, each with its cause', () => {
       incidentId: incident!.id,
       downAt: startedAt,
       cause: c.cause,
-      failingRegions: ['na', 'eu', 'as', 'oc'],
+      // The four probes ran in this process: one location, no region to name (uptime-places.test.ts).
+      failingRegions: [],
+      probedFrom: 'server',
       alertEmails: ['oncall@example.com'],
       // Sealed in the payload as in the monitor (a chat webhook URL is its credential).
       alertWebhooks: [{ kind: 'http', sealedUrl: expect.stringMatching(/^v1\./) }],
@@ -333,7 +333,7 @@ describe('consensus across regions', () => {
       const [incident, ...more] = await incidentsOf(m.id);
       expect(more).toEqual([]);
       expect(incident).toMatchObject({ down_at: startedAt, cause: 'network', recovered_at: null });
-      const snapshot = JSON.parse(incident!.regions!) as { region: string; ok: boolean }[];
+      const snapshot = incident!.regions as { region: string; ok: boolean }[];
       expect(snapshot.map((r) => [r.region, r.ok])).toEqual([
         ['na', true],
         ['eu', false],

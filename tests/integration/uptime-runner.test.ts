@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import * as liveRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/live/route';
-import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { functions } from '@/jobs/functions';
 import { startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
 import type { Db } from '@/lib/db/client';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 
 /*
@@ -31,25 +29,19 @@ afterAll(async () => {
 
 it('probes a new monitor from the four regions at once', async () => {
   const { token } = await signInOwner(db, 'owner@uptime-runner.test');
-  const site = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token,
+  const site = await v1({ token }).POST('/v1/sites', {
     body: { rootUrl: 'https://uptime-runner.example/', scannerEnabled: false, seoEnabled: false },
   });
   const siteId = site.body.site.id as string;
-  const created = await call(monitorsRoute.POST, {
-    path: `/api/v1/sites/${siteId}/uptime/monitors`,
-    params: { id: siteId },
-    token,
+  const created = await v1({ token }).POST('/v1/sites/{id}/uptime/monitors', {
+    params: { path: { id: siteId } },
     body: { url: target.url('/health') },
   });
   expect(created.status).toBe(201);
   const monitorId = created.body.monitor.id as string;
   const live = () =>
-    call(liveRoute.GET, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}/live`,
-      params: { id: siteId, monitorId },
-      token,
+    v1({ token }).GET('/v1/sites/{id}/uptime/monitors/{monitorId}/live', {
+      params: { path: { id: siteId, monitorId } },
     });
   let state = await live();
   for (let i = 0; i < 100 && state.body.consensus === null; i++) {

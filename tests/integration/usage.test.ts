@@ -1,23 +1,18 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as billingRoute from '@/app/api/v1/billing/route';
-import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
-import * as siteRoute from '@/app/api/v1/sites/[id]/route';
-import * as siteUsageRoute from '@/app/api/v1/sites/[id]/usage/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
-import * as usageRoute from '@/app/api/v1/usage/route';
 import { crawlEvents } from '@/jobs/crawl-events';
 import { createCrawlFunctions } from '@/jobs/functions/crawl';
 import { jobsIdle, startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
 import { billingPeriod } from '@/lib/billing/period';
 import { setOverage } from '@/lib/billing/settings';
 import { resetConfig } from '@/lib/config';
-import { runSchedulerTick } from '@/lib/crawl/scheduler';
+import { runSchedulerTick } from '@/lib/crawl/runs/scheduler';
 import type { Db } from '@/lib/db/client';
 import { appPauses, crawlUrls, notificationOutbox, runs, sites, usageLedger } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { addMember, call, signInOwner } from '../support/http';
+import { addMember, signInOwner } from '../support/http';
 import { type SyntheticSite, startSyntheticSite } from '../support/test-site';
 
 /** The site's "allowance reached" notifications (the outbox also holds each crawl's summary). */
@@ -41,9 +36,7 @@ beforeAll(async () => {
   ({ db, teardown } = await useTestDatabase()); // resets the parsed configuration
   ({ token, tenantId } = await signInOwner(db, 'usage@example.com'));
   synthetic = await startSyntheticSite({ pages: 20, extraLinks: 2, brokenEvery: 0 });
-  const created = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token,
+  const created = await v1({ token }).POST('/v1/sites', {
     body: { rootUrl: synthetic.rootUrl, maxConcurrency: 2 },
   });
   expect(created.status).toBe(201);
@@ -67,11 +60,7 @@ afterAll(async () => {
 
 describe('the monthly pages-crawled allowance with overage off', () => {
   it('stops the crawl at the allowance, pauses crawling for the month and queues one notification', async () => {
-    const started = await call(crawlRoute.POST, {
-      path: `/api/v1/sites/${siteId}/crawl`,
-      token,
-      params: { id: siteId },
-    });
+    const started = await v1({ token }).POST('/v1/sites/{id}/crawl', { params: { path: { id: siteId } } });
     expect(started.status).toBe(202);
     firstRunId = started.body.status.runId;
     await jobsIdle();
@@ -107,7 +96,7 @@ describe('the monthly pages-crawled allowance with overage off', () => {
     expect(outbox[0]).toMatchObject({ kind: 'allowance-reached', state: 'pending', tenant_id: tenantId });
     expect(outbox[0]?.payload).toMatchObject({ app: 'crawl', period, allowance: ALLOWANCE, used: ALLOWANCE });
 
-    const billing = await call(billingRoute.GET, { path: '/api/v1/billing', token });
+    const billing = await v1({ token }).GET('/v1/billing');
     expect(billing.body.crawlPaused).toBe(true);
   });
 
@@ -126,11 +115,7 @@ describe('the monthly pages-crawled allowance with overage off', () => {
   });
 
   it('shows the month in the site usage, the running crawl included', async () => {
-    const usage = await call(siteUsageRoute.GET, {
-      path: `/api/v1/sites/${siteId}/usage`,
-      token,
-      params: { id: siteId },
-    });
+    const usage = await v1({ token }).GET('/v1/sites/{id}/usage', { params: { path: { id: siteId } } });
     expect(usage.status).toBe(200);
     const [ledger] = await db.select().from(usageLedger).where(eq(usageLedger.run_id, firstRunId));
     const period = billingPeriod(Date.now());
@@ -180,14 +165,9 @@ describe('the monthly pages-crawled allowance with overage off', () => {
 describe('organization usage', () => {
   it('lists every site of the period by hostname, deleted ones included, for owners and admins only', async () => {
     const period = billingPeriod(Date.now());
-    const deleted = await call(siteRoute.DELETE, {
-      method: 'DELETE',
-      path: `/api/v1/sites/${siteId}`,
-      token,
-      params: { id: siteId },
-    });
+    const deleted = await v1({ token }).DELETE('/v1/sites/{id}', { params: { path: { id: siteId } } });
     expect(deleted.status).toBe(200);
-    const usage = await call(usageRoute.GET, { path: '/api/v1/usage', token });
+    const usage = await v1({ token }).GET('/v1/usage');
     expect(usage.status).toBe(200);
     const ledger = await db.select().from(usageLedger).where(eq(usageLedger.site_id, siteId));
     const links = ledger.reduce((n, l) => n + l.links_checked, 0);
@@ -217,9 +197,9 @@ describe('organization usage', () => {
       ],
     });
 
-    const past = await call(usageRoute.GET, { path: '/api/v1/usage?period=2020-01', token });
+    const past = await v1({ token }).GET('/v1/usage', { params: { query: { period: '2020-01' } } });
     expect(past.body).toMatchObject({ period: '2020-01', totals: { runs: 0 }, sites: [] });
-    const bad = await call(usageRoute.GET, { path: '/api/v1/usage?period=2020-13', token });
+    const bad = await v1({ token }).GET('/v1/usage', { params: { query: { period: '2020-13' } } });
     expect(bad.status).toBe(422);
     expect(bad.body.error).toMatch(/^period: /);
 
@@ -229,6 +209,6 @@ describe('organization usage', () => {
       email: 'member@example.com',
       role: 'member',
     });
-    expect((await call(usageRoute.GET, { path: '/api/v1/usage', token: member.token })).status).toBe(403);
+    expect((await v1({ token: member.token }).GET('/v1/usage')).status).toBe(403);
   });
 });

@@ -52,11 +52,21 @@ export async function requestCode(
   email: string,
   ip: string = freshAddress(),
 ): Promise<{ res: Response; code: string | null }> {
+  return codeMailedBy(email, () =>
+    authPost('/email-otp/send-verification-otp', { email, type: 'sign-in' }, undefined, ip),
+  );
+}
+
+/** Makes `send` (a request for a code) and reads the code mailed to `email` from the outbox's log line. */
+export async function codeMailedBy(
+  email: string,
+  send: () => Promise<Response>,
+): Promise<{ res: Response; code: string | null }> {
   const log = vi.spyOn(console, 'log').mockImplementation(() => {});
   let res: Response;
   let lines: string[];
   try {
-    res = await authPost('/email-otp/send-verification-otp', { email, type: 'sign-in' }, undefined, ip);
+    res = await send();
     lines = log.mock.calls.map((call) => String(call[0]));
   } finally {
     log.mockRestore();

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import * as crawlRoute from '@/app/api/v1/sites/[id]/crawl/route';
-import * as sitesRoute from '@/app/api/v1/sites/route';
 import { createCrawlFunctions } from '@/jobs/functions/crawl';
 import { jobsIdle, startJobRuntime, stopJobRuntime } from '@/jobs/runtime';
-import type { EngineTuning } from '@/lib/crawl/engine';
+import type { EngineTuning } from '@/lib/crawl/engine/tuning';
 import type { Db } from '@/lib/db/client';
 import { closeDispatchers } from '@/lib/net';
+import { type RequestBody, v1 } from './api-client';
 import { useTestDatabase } from './db';
-import { call } from './http';
 
 export const quietLogger = { info() {}, warn() {}, error() {}, debug() {} };
 
@@ -62,21 +60,14 @@ export async function registerAndCrawl(
 export async function registerAndStart(
   token: string,
   rootUrl: string,
-  settings: Record<string, unknown> = {},
-  body?: unknown,
+  settings: Omit<RequestBody<'/v1/sites', 'post'>, 'rootUrl'> = {},
+  body?: RequestBody<'/v1/sites/{id}/crawl', 'post'>,
 ): Promise<{ siteId: string; runId: string }> {
-  const created = await call(sitesRoute.POST, {
-    path: '/api/v1/sites',
-    token,
-    body: { rootUrl, ...settings },
-  });
+  const created = await v1({ token }).POST('/v1/sites', { body: { rootUrl, ...settings } });
   expect(created.status).toBe(201);
   const siteId = created.body.site.id as string;
-  const started = await call(crawlRoute.POST, {
-    method: 'POST',
-    path: `/api/v1/sites/${siteId}/crawl`,
-    token,
-    params: { id: siteId },
+  const started = await v1({ token }).POST('/v1/sites/{id}/crawl', {
+    params: { path: { id: siteId } },
     body,
   });
   expect(started.status).toBe(202);

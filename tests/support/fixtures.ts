@@ -1,8 +1,13 @@
 import type { Db } from '@/lib/db/client';
-import { sites } from '@/lib/db/schema';
+import { sites, uptimeMonitors } from '@/lib/db/schema';
 
 /** A site row written directly, for tests about something else than registering sites. */
-export async function insertSite(db: Db, tenantId: string, host: string): Promise<string> {
+export async function insertSite(
+  db: Db,
+  tenantId: string,
+  host: string,
+  overrides: Partial<typeof sites.$inferInsert> = {},
+): Promise<string> {
   const [row] = await db
     .insert(sites)
     .values({
@@ -19,7 +24,31 @@ export async function insertSite(db: Db, tenantId: string, host: string): Promis
       performance_enabled: 1,
       uptime_enabled: 1,
       seo_enabled: 1,
+      ...overrides,
     })
     .returning({ id: sites.id });
+  return row!.id;
+}
+
+/** An uptime monitor row written directly (no round runs), for tests that read monitors rather than probe them. */
+export async function insertMonitor(
+  db: Db,
+  tenantId: string,
+  siteId: string,
+  overrides: Partial<typeof uptimeMonitors.$inferInsert> = {},
+): Promise<string> {
+  const now = Date.now();
+  const [row] = await db
+    .insert(uptimeMonitors)
+    .values({
+      tenant_id: tenantId,
+      site_id: siteId,
+      url: 'https://fixture.example/health',
+      enabled: 1,
+      created_at: now,
+      updated_at: now,
+      ...overrides,
+    })
+    .returning({ id: uptimeMonitors.id });
   return row!.id;
 }

@@ -30,6 +30,12 @@ export type CallResult<T = Json> = { status: number; body: T; headers: Headers }
 
 /** Calls a route handler with a real Request, as the Next server would, and reads the JSON answer. */
 export async function call<T = Json>(handler: RouteHandler, options: CallOptions): Promise<CallResult<T>> {
+  const res = await handler(requestOf(options), { params: Promise.resolve(options.params ?? {}) });
+  return readAnswer<T>(res);
+}
+
+/** The Request `call` sends: JSON body (a string as is), the credential as a header. */
+export function requestOf(options: Omit<CallOptions, 'params'>): Request {
   const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -39,9 +45,11 @@ export async function call<T = Json>(handler: RouteHandler, options: CallOptions
     headers['content-type'] ??= 'application/json';
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   }
-  const res = await handler(new Request(`${BASE}${options.path}`, { method, headers, body }), {
-    params: Promise.resolve(options.params ?? {}),
-  });
+  return new Request(`${BASE}${options.path}`, { method, headers, body });
+}
+
+/** A route's answer as the tests read it: the status, the JSON body (null when empty), the headers. */
+export async function readAnswer<T = Json>(res: Response): Promise<CallResult<T>> {
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type CoverageCriterion, coverageMatrix } from '@/lib/a11y/coverage';
-import { type ManualCheck, manualChecksOverlay, validateManualCheck } from '@/lib/a11y/manual-checks';
-import type { PageRuleResults } from '@/lib/a11y/score';
+import { type CoverageCriterion, coverageMatrix } from '@/lib/a11y/report/coverage';
+import { type ManualCheck, manualChecksOverlay, validateManualCheck } from '@/lib/a11y/report/manual-checks';
+import type { PageRuleResults } from '@/lib/a11y/report/score';
 
 // Criteria from the installed axe-core's tags: image-alt 1.1.1; document-title 2.4.2;
 // color-contrast 1.4.3; link-name 2.4.4 + 4.1.2; label 4.1.2; color-contrast-enhanced 1.4.6 (AAA);
@@ -30,6 +30,8 @@ describe('coverageMatrix', () => {
       name: 'Contrast (Minimum)',
       level: 'AA',
       status: 'fail',
+      automated: 'partial',
+      reading: 'fails',
       pages: 1,
       rules: ['color-contrast'],
       w3cUrl: 'https://www.w3.org/WAI/WCAG22/Understanding/contrast-minimum.html',
@@ -43,9 +45,73 @@ describe('coverageMatrix', () => {
     });
   });
 
-  it('passes a criterion whose rules ran and passed, counting the pages', () => {
+  it('gives a criterion whose rules ran and passed the status pass, counting the pages', () => {
     expect(bySc.get('1.1.1')).toMatchObject({ status: 'pass', pages: 2, rules: ['image-alt'] });
     expect(bySc.get('2.4.2')).toMatchObject({ status: 'pass', pages: 1, rules: ['document-title'] });
+  });
+
+  it('reads pass as no automated failures unless every rule the scan runs for it passed', () => {
+    // 1.1.1: image-alt is one of the seven rules axe runs for it.
+    expect(bySc.get('1.1.1')).toMatchObject({ automated: 'partial', reading: 'no-automated-failures' });
+    // 2.4.2: document-title is axe's one rule for it, and it passed.
+    expect(bySc.get('2.4.2')).toMatchObject({ automated: 'complete', reading: 'passes' });
+    expect(bySc.get('1.2.1')).toMatchObject({ automated: 'none', reading: 'untested' });
+    expect(coverage.readings).toEqual({
+      fails: 4,
+      passes: 1,
+      'not-applicable': 0,
+      'no-automated-failures': 1,
+      untested: 80,
+    });
+  });
+
+  it('counts a rule as covering only a clean pass: not a suppressed violation, not one left to review', () => {
+    const all111 = [
+      'aria-meter-name',
+      'aria-progressbar-name',
+      'image-alt',
+      'input-image-alt',
+      'object-alt',
+      'role-img-alt',
+      'svg-img-alt',
+    ];
+    const clean = criteria(coverageMatrix([{ url: '/a', passed: all111, violated: [] }]));
+    expect(clean.get('1.1.1')).toMatchObject({ status: 'pass', automated: 'complete', reading: 'passes' });
+    // image-alt "passes" only because its violation is suppressed: the score counts it, coverage does not.
+    const suppressed = criteria(
+      coverageMatrix([
+        { url: '/a', passed: all111, violated: [] },
+        { url: '/b', passed: ['image-alt'], violated: [], accepted: ['image-alt'] },
+      ]),
+    );
+    expect(suppressed.get('1.1.1')).toMatchObject({
+      status: 'pass',
+      automated: 'partial',
+      reading: 'no-automated-failures',
+    });
+    const review = criteria(
+      coverageMatrix([
+        { url: '/a', passed: ['color-contrast'], violated: [], needsReview: ['color-contrast'] },
+      ]),
+    );
+    expect(review.get('1.4.3')).toMatchObject({ status: 'pass', automated: 'partial' });
+  });
+
+  it('lays manual checks over the reading without changing the status', () => {
+    const check = (status: ManualCheck['status']) => ({ status });
+    const read = criteria(
+      coverageMatrix(pages, {
+        '1.3.1': check('verified'),
+        '2.4.2': check('failed'),
+        '1.4.3': check('verified'),
+        '1.2.1': check('not_applicable'),
+      }),
+    );
+    expect(read.get('1.3.1')).toMatchObject({ status: 'manual', reading: 'passes' });
+    expect(read.get('2.4.2')).toMatchObject({ status: 'pass', reading: 'fails' });
+    // A confirmed violation outranks a reviewer's "verified".
+    expect(read.get('1.4.3')).toMatchObject({ status: 'fail', reading: 'fails' });
+    expect(read.get('1.2.1')).toMatchObject({ status: 'manual', reading: 'not-applicable' });
   });
 
   it('leaves the others manual, including criteria with only needs-review results', () => {

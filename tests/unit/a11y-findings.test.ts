@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { findingFromRow, parseNodes } from '@/lib/a11y/findings';
+import { findingFromRow, parseNodes } from '@/lib/a11y/report/findings';
 
 describe('findings from stored rows', () => {
-  it('map a row to the core input, parsing the example nodes', () => {
-    const nodes = JSON.stringify([
+  it('map a row to the core input, with its example nodes', () => {
+    const nodes = [
       { selector: '#logo', snippet: '<img id="logo">', summary: 'Fix any of the following: ...' },
       { selector: 'iframe > #x', snippet: '<img id="x">' },
-    ]);
+    ];
     expect(
       findingFromRow({
         page_url: 'https://s.test/',

@@ -7,8 +7,8 @@ import {
   describeRule,
   levelFromTags,
   readAxeImpacts,
-} from '@/lib/a11y/rules';
-import { criterionBySc } from '@/lib/a11y/wcag';
+} from '@/lib/a11y/report/rules';
+import { criterionBySc } from '@/lib/a11y/report/wcag';
 
 describe('WCAG tags', () => {
   it('parse criterion tags with two-digit criterion numbers and skip level and EN tags', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { A11yFinding } from '@/lib/a11y/findings';
-import { type A11yRule, axeRules, describeRule, type Impact } from '@/lib/a11y/rules';
+import type { A11yFinding } from '@/lib/a11y/report/findings';
+import { type A11yRule, axeRules, describeRule, type Impact } from '@/lib/a11y/report/rules';
 import {
   gainByRule,
   type PageRuleResults,
@@ -8,8 +8,8 @@ import {
   ruleWeight,
   scorePage,
   scoreSite,
-} from '@/lib/a11y/score';
-import { applySuppressions } from '@/lib/a11y/suppressions';
+} from '@/lib/a11y/report/score';
+import { applySuppressions } from '@/lib/a11y/report/suppressions';
 
 // Impacts and tags of the installed axe-core 4.14 rules used below (see a11y-rules.test.ts):
 // image-alt critical A (10), color-contrast serious AA (7), document-title serious A (7),
@@ -158,8 +158,15 @@ describe('pageRuleResults', () => {
     ];
     const outcome = applySuppressions(findings, [{ rule: 'color-contrast', selector: null, pageUrl: null }]);
     expect(pageRuleResults(passedByPage, outcome)).toEqual([
-      { url: '/a', passed: ['document-title', 'color-contrast'], violated: ['image-alt'] },
-      { url: '/b', passed: ['document-title'], violated: ['label'] },
+      {
+        url: '/a',
+        passed: ['document-title', 'color-contrast'],
+        violated: ['image-alt'],
+        // Passing for the score, but only through the suppression: coverage tells it apart.
+        accepted: ['color-contrast'],
+        needsReview: [],
+      },
+      { url: '/b', passed: ['document-title'], violated: ['label'], accepted: [], needsReview: [] },
     ]);
   });
 
@@ -168,7 +175,9 @@ describe('pageRuleResults', () => {
       visible: [v('/excluded', 'label')],
       hidden: [],
     });
-    expect(results).toEqual([{ url: '/a', passed: ['image-alt'], violated: [] }]);
+    expect(results).toEqual([
+      { url: '/a', passed: ['image-alt'], violated: [], accepted: [], needsReview: [] },
+    ]);
     // and the site score ignores them: 100, not pulled down by the excluded page's label violation
     expect(scoreSite(results)).toBe(100);
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { A11yFinding } from '@/lib/a11y/findings';
-import { byPrinciple, complianceTallies, impactCounts, issueCount, resolvedSince } from '@/lib/a11y/summary';
+import type { A11yFinding } from '@/lib/a11y/report/findings';
+import {
+  byPrinciple,
+  complianceTallies,
+  impactCounts,
+  issueCount,
+  resolvedSince,
+} from '@/lib/a11y/report/summary';
 
 // From the installed axe-core's tags: image-alt 1.1.1 Perceivable, EN 301 549 and Section 508;
 // link-name 2.4.4 Operable, both; target-size 2.5.8 Operable, neither (EN-301-549v4 only, WCAG 2.2);

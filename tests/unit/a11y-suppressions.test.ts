@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { A11yFinding } from '@/lib/a11y/findings';
+import type { A11yFinding } from '@/lib/a11y/report/findings';
 import {
   type A11ySuppressionScope,
   applySuppressions,
   MAX_SUPPRESSION_REASON_LENGTH,
   MAX_SUPPRESSION_SELECTOR_LENGTH,
   validateSuppression,
-} from '@/lib/a11y/suppressions';
+} from '@/lib/a11y/report/suppressions';
 
 const A = 'https://s.test/a';
 const B = 'https://s.test/b';

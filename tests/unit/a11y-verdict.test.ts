@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { A11yFinding } from '@/lib/a11y/findings';
-import { applySuppressions } from '@/lib/a11y/suppressions';
-import { aaVerdict } from '@/lib/a11y/verdict';
+import type { A11yFinding } from '@/lib/a11y/report/findings';
+import { applySuppressions } from '@/lib/a11y/report/suppressions';
+import { aaVerdict } from '@/lib/a11y/report/verdict';
 
 // Levels from the installed axe-core's tags: image-alt, label, link-name A; color-contrast,
 // target-size AA; color-contrast-enhanced AAA; region, empty-heading best practice; duplicate-id 4.1.1.

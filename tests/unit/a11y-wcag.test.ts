@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { criterionBySc, isCurrentCriterion, WCAG_CRITERIA, WCAG_PRINCIPLES } from '@/lib/a11y/wcag';
+import { criterionBySc, isCurrentCriterion, WCAG_CRITERIA, WCAG_PRINCIPLES } from '@/lib/a11y/report/wcag';
 
 describe('WCAG 2.2 index', () => {
   it('holds the 86 current criteria plus the obsolete 4.1.1, with the W3C level counts', () => {

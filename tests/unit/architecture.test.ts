@@ -73,6 +73,33 @@ function findCycles(graph: Map<string, Set<string>>): string[][] {
   return cycles;
 }
 
+/** Every source file under a folder of the app, as repository paths with what each imports. */
+function appImports(folder: string): { file: string; imports: { target: string; typeOnly: boolean }[] }[] {
+  return sourceFiles(path.join(ROOT, 'app', folder)).map((full) => {
+    const text = readFileSync(full, 'utf8');
+    const imports = [...text.matchAll(IMPORT_STATEMENT)].flatMap(([, typeKeyword, names, specifier]) => {
+      const [target] = importsOf(full, `from '${specifier}'`);
+      // `import type {...}` or every name marked `type`: nothing of the module runs in the page.
+      const everyNameAType = names?.split(',').every((name) => !name.trim() || /^type\s/.test(name.trim()));
+      return target ? [{ target, typeOnly: typeKeyword !== undefined || everyNameAType === true }] : [];
+    });
+    return { file: path.relative(ROOT, full).split(path.sep).join('/'), imports };
+  });
+}
+
+// `import [type] { names } from '...'` and `import [type] Name from '...'` (re-exports are not imports).
+const IMPORT_STATEMENT = /\bimport\s+(type\s+)?(?:\{([^}]*)\}|[\w*\s]+)\s+from\s*['"]([^'"]+)['"]/g;
+
+/**
+ * What a dashboard page may import from lib/ besides types: its entry layer, the API's schemas (the
+ * same query and wire shapes), and who may do what (role predicates, no data).
+ */
+const DASHBOARD_PAGE_MAY_IMPORT = [
+  /^lib\/dashboard\//,
+  /^lib\/api\/schemas\//,
+  /^lib\/auth\/(principal|permissions)$/,
+];
+
 describe('architecture', () => {
   it('no file under lib/ outside lib/api and lib/dashboard imports lib/api or jobs', () => {
     const violations = libImports()
@@ -87,6 +114,16 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
+  it('no file under lib/ imports components/ (the dashboard sits above lib, never below it)', () => {
+    // What the dashboard and lib share (formatters the PDF and the pages both use) lives in lib.
+    const violations = libImports().flatMap(({ file, imports }) =>
+      imports
+        .filter((target) => target === 'components' || target.startsWith('components/'))
+        .map((target) => `${file} imports ${target}`),
+    );
+    expect(violations).toEqual([]);
+  });
+
   it('the domain folders under lib/ import each other without cycles', () => {
     const graph = new Map<string, Set<string>>();
     for (const { domain, imports } of libImports()) {
@@ -98,6 +135,38 @@ describe('architecture', () => {
     // The walk is only as good as the graph: the API layer is seen reaching its domains.
     expect(graph.get('api')).toContain('sites');
     expect(findCycles(graph).map((cycle) => [...cycle, cycle[0]].join(' -> '))).toEqual([]);
+  });
+
+  it("route files reach a domain only through its service.ts, the domain's one entry for routes", () => {
+    const routes = appImports('api');
+    // The walk is only as good as what it reads: the routes are seen reaching a service.
+    expect(routes.some(({ imports }) => imports.some(({ target }) => target === 'lib/sites/service'))).toBe(
+      true,
+    );
+    const violations = routes.flatMap(({ file, imports }) =>
+      imports
+        .filter(({ target }) => {
+          const domain = domainOf(target);
+          return domain !== undefined && !ENTRY_LAYERS.includes(domain) && target !== `lib/${domain}/service`;
+        })
+        .map(({ target }) => `${file} imports ${target}`),
+    );
+    expect(violations).toEqual([]);
+  });
+
+  it('dashboard pages call domain services only through lib/dashboard', () => {
+    const pages = appImports('(dashboard)');
+    // The walk is only as good as what it reads: the pages are seen reaching lib/dashboard.
+    expect(
+      pages.some(({ imports }) => imports.some(({ target }) => target.startsWith('lib/dashboard/'))),
+    ).toBe(true);
+    const violations = pages.flatMap(({ file, imports }) =>
+      imports
+        .filter(({ target, typeOnly }) => !typeOnly && domainOf(target) !== undefined)
+        .filter(({ target }) => !DASHBOARD_PAGE_MAY_IMPORT.some((allowed) => allowed.test(target)))
+        .map(({ target }) => `${file} imports ${target}`),
+    );
+    expect(violations).toEqual([]);
   });
 
   it('finds each cycle once, and none in a graph that has none', () => {
@@ -126,5 +195,94 @@ describe('architecture', () => {
       'lib/crawl/events',
       'lib/usage/allowance',
     ]);
+  });
+});
+
+describe('types where casts were', () => {
+  it('no lib/ file casts through unknown (`as unknown as`): a value that needs it has the wrong type', () => {
+    const casts = sourceFiles(LIB).flatMap((full) =>
+      readFileSync(full, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          /\bas unknown as\b/.test(line) ? [`${path.relative(ROOT, full)}:${i + 1}`] : [],
+        ),
+    );
+    expect(casts).toEqual([]);
+  });
+});
+
+/*
+ * JSON lives in jsonb columns, typed with `$type<>()`, never in text: a text column holding JSON
+ * needs a decoder in every reader. The spec's JSON-encoded strings are written by the resource
+ * mappers, which no table stores.
+ */
+
+/** The text columns of the drizzle schema, by their SQL name. */
+function textColumns(): Set<string> {
+  const names = new Set<string>();
+  for (const file of sourceFiles(path.join(LIB, 'db', 'schema'))) {
+    for (const [, name] of readFileSync(file, 'utf8').matchAll(/\btext\(\s*'([a-z0-9_]+)'/g))
+      if (name) names.add(name);
+  }
+  return names;
+}
+
+/**
+ * Where `text` may write a JSON.stringify'd value into one of `columns`, as far as a static reading
+ * tells: a property or assignment of that name set to JSON.stringify(...) (drizzle's insert, update
+ * and row objects), or `column = ${JSON.stringify(...)}` in SQL without a jsonb cast.
+ */
+function jsonWrittenToText(text: string, columns: Set<string>): string[] {
+  const found: string[] = [];
+  // Not a declaration (`const text = JSON.stringify(...)` names a variable, not a column).
+  const written = /(?<!\b(?:const|let|var)\s+)\b([a-z0-9_]+)\s*(?::|=)\s*(?:\$\{\s*)?JSON\.stringify\(/g;
+  for (const match of text.matchAll(written)) {
+    const column = match[1] as string;
+    if (!columns.has(column)) continue;
+    const after = text.slice(match.index + match[0].length);
+    // A value cast to jsonb in SQL is stored as JSON, not as text.
+    const closing = after.match(/^[^`]*?\)\s*\}(\s*::\s*jsonb)?/);
+    if (closing?.[1]) continue;
+    found.push(column);
+  }
+  return found;
+}
+
+describe('typed storage', () => {
+  it("no lib/ file writes a JSON.stringify'd value into a text column", () => {
+    const columns = textColumns();
+    // The walk is only as good as the schema read: these are text columns.
+    expect(columns).toContain('detail');
+    expect(columns).toContain('link_text');
+    const violations = sourceFiles(LIB)
+      .filter((file) => !file.includes(`${path.sep}db${path.sep}schema${path.sep}`))
+      .flatMap((file) =>
+        jsonWrittenToText(readFileSync(file, 'utf8'), columns).map(
+          (column) => `${path.relative(ROOT, file)} writes JSON into text column ${column}`,
+        ),
+      );
+    expect(violations).toEqual([]);
+  });
+
+  it('sees JSON written to a text column in a row object, an assignment and SQL', () => {
+    const columns = new Set(['detail', 'note']);
+    // Source text with template placeholders in it, written without a template literal.
+    const $ = (expression: string) => `$\u007b${expression}}`;
+    expect(jsonWrittenToText('db.insert(t).values({ detail: JSON.stringify(list) })', columns)).toEqual([
+      'detail',
+    ]);
+    expect(jsonWrittenToText('after.note = JSON.stringify(input.notes);', columns)).toEqual(['note']);
+    expect(
+      jsonWrittenToText(`sql\`update t set detail = ${$('JSON.stringify(v)')} where id = 1\``, columns),
+    ).toEqual(['detail']);
+    // jsonb columns, a cast to jsonb and a string that merely contains JSON are fine.
+    expect(jsonWrittenToText('({ settings: JSON.stringify(s) })', columns)).toEqual([]);
+    expect(
+      jsonWrittenToText(`sql\`update t set detail = ${$('JSON.stringify(v)')}::jsonb\``, columns),
+    ).toEqual([]);
+    expect(jsonWrittenToText(`({ detail: \`invalid URL: ${$('JSON.stringify(url)')}\` })`, columns)).toEqual(
+      [],
+    );
+    expect(jsonWrittenToText('const note = JSON.stringify(parts);', columns)).toEqual([]);
   });
 });

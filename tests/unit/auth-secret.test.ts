@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '@/lib/config';
 import { AUTH_SECRET_BYTES, AUTH_SECRET_FILE, authSecret } from '@/lib/crypto/auth-secret';
 
@@ -35,6 +35,15 @@ describe('authSecret', () => {
     expect(authSecret(embedded())).not.toBe(one);
   });
 
+  it('reads the file again once it changed (what it read is kept only while the file is the same)', () => {
+    const file = path.join(folder, AUTH_SECRET_FILE);
+    writeFileSync(file, 'b'.repeat(43), { mode: 0o600 });
+    expect(authSecret(embedded())).toBe('b'.repeat(43));
+    expect(authSecret(embedded())).toBe('b'.repeat(43));
+    writeFileSync(file, 'c'.repeat(44), { mode: 0o600 });
+    expect(authSecret(embedded())).toBe('c'.repeat(44));
+  });
+
   it('lets BETTER_AUTH_SECRET win and then writes no file', () => {
     const given = 'x'.repeat(40);
     expect(authSecret(embedded({ BETTER_AUTH_SECRET: given }))).toBe(given);
@@ -59,5 +68,16 @@ describe('authSecret', () => {
       memory,
     );
     expect(() => statSync(path.join(folder, AUTH_SECRET_FILE))).toThrow(/ENOENT/);
+  });
+
+  it('gives every copy of the module in one process the same generated secret', async () => {
+    // Next loads this module once for the route handlers and again for the pages: a session signed
+    // by the first must verify on the second (issue 24 item 11). A fresh import is such a second copy.
+    const c = parseConfig({ NODE_ENV: 'test' });
+    const here = authSecret(c);
+    vi.resetModules();
+    const other = await import('@/lib/crypto/auth-secret');
+    expect(other.authSecret).not.toBe(authSecret);
+    expect(other.authSecret(c)).toBe(here);
   });
 });

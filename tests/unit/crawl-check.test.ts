@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLink, classifyStatus, retryAfterMs } from '@/lib/crawl/check';
+import { checkLink, classifyStatus, retryAfterMs } from '@/lib/crawl/engine/check';
+import { NOT_PUBLIC_ADDRESS } from '@/lib/net';
 import {
   closedPort,
   hang,
@@ -280,7 +281,7 @@ describe('checkLink', () => {
   it('refuses private addresses when the network guard is on', async () => {
     expect(await checkLink(site.url('/ok'), { ...fast, allowPrivate: false })).toMatchObject({
       verdict: 'error',
-      detail: 'refused to connect to 127.0.0.1: not a public internet address',
+      detail: `refused to connect to 127.0.0.1: ${NOT_PUBLIC_ADDRESS}`,
     });
   });
 

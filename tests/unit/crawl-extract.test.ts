@@ -8,7 +8,7 @@ import {
   MAX_LINKS_PER_PAGE,
   parseMetaRefresh,
   parseSrcset,
-} from '@/lib/crawl/extract';
+} from '@/lib/crawl/engine/extract';
 import { parseHtml } from '@/lib/html/document';
 import { MAX_SELECTOR_LENGTH, MAX_SELECTOR_STEPS } from '@/lib/seo/selector';
 
@@ -119,10 +119,10 @@ describe('extractLinks', () => {
     expect(byPath['/6']).toHaveLength(200);
   });
 
-  it('records id, class, rel, title and aria-label as JSON', () => {
+  it('records id, class, rel, title and aria-label', () => {
     const { links } = extract(`
       <a href="/x" id="cta" class="btn primary" rel="nofollow" data-x="1" title="Go">Go</a><a href="/y">y</a>`);
-    expect(JSON.parse(links[0]?.attrs ?? 'null')).toEqual({
+    expect(links[0]?.attrs).toEqual({
       id: 'cta',
       class: 'btn primary',
       rel: 'nofollow',

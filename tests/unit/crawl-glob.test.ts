@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlobs, globProblem } from '@/lib/crawl/glob';
-import { compileExcludes, validateExcludeGlob } from '@/lib/crawl/url';
+import { compileGlobs, globProblem } from '@/lib/crawl/engine/glob';
+import { compileExcludes, validateExcludeGlob } from '@/lib/crawl/engine/url';
 
 const matches = (pattern: string, path: string) => compileGlobs([pattern]).matches(path);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HostLimiter } from '@/lib/crawl/host-limiter';
-import { AdaptiveWindow, isBackoffSignal } from '@/lib/crawl/window';
+import { HostLimiter } from '@/lib/crawl/engine/host-limiter';
+import { AdaptiveWindow, isBackoffSignal } from '@/lib/crawl/engine/window';
 
 function deferred() {
   let resolve!: () => void;

@@ -8,7 +8,7 @@ import {
   MAX_ROBOTS_SITEMAPS,
   parseRobots,
   policyFrom,
-} from '@/lib/crawl/robots';
+} from '@/lib/crawl/engine/robots';
 import { closedPort, startServer, type TestServer } from '@/tests/support/http-server';
 
 const ROBOTS = `

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ROBOTS_RULES } from '@/lib/crawl/robots';
-import { admit, MAX_REMEMBERED_DECISIONS, rememberDecisions, rulesOf } from '@/lib/crawl/rules';
+import { MAX_ROBOTS_RULES } from '@/lib/crawl/engine/robots';
+import { admit, MAX_REMEMBERED_DECISIONS, rememberDecisions, rulesOf } from '@/lib/crawl/engine/rules';
 import type { RunSettings } from '@/lib/db/schema';
 
 const settings = (over: Partial<RunSettings> = {}): RunSettings => ({

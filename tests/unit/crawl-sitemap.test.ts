@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchSitemapUrls, parseSitemap } from '@/lib/crawl/sitemap';
+import { fetchSitemapUrls, parseSitemap } from '@/lib/crawl/engine/sitemap';
 import { startServer, type TestServer } from '@/tests/support/http-server';
 
 const urlset = (locs: string[]) =>

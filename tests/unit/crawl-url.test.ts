@@ -6,7 +6,7 @@ import {
   normalizeUrl,
   validateExcludeGlob,
   validateStripParam,
-} from '@/lib/crawl/url';
+} from '@/lib/crawl/engine/url';
 
 describe('normalizeUrl', () => {
   it('resolves relative references against the base', () => {

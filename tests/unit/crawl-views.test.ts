@@ -1,20 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { withQuery } from '@/components/ui/query-href';
 import { brokenTargetsQuery } from '@/lib/api/schemas/crawl-views';
-import { parseRedirectChain } from '@/lib/crawl/redirect-chain';
+import { encodeRedirectChain, redirectHops } from '@/lib/crawl/views/redirect-chain';
 import { queryFromSearch } from '@/lib/dashboard/crawl';
 
 /* The grouping, filters and sorts of the broken-targets list run in SQL: tests/integration/broken-targets-list.test.ts. */
 
 describe('redirect chains and page queries', () => {
-  it('reads a stored chain as hops, and anything else as none', () => {
-    expect(parseRedirectChain('[{"status":302,"url":"/a"},{"url":"/b"}]')).toEqual([
+  it('reads a stored chain as hops, and no chain as none', () => {
+    expect(
+      redirectHops([
+        { status: 302, url: '/a' },
+        { status: 200, url: '/b' },
+      ]),
+    ).toEqual([
       { status: 302, url: '/a' },
-      { status: null, url: '/b' },
+      { status: 200, url: '/b' },
     ]);
-    expect(parseRedirectChain(null)).toEqual([]);
-    expect(parseRedirectChain('a -> b')).toEqual([]);
-    expect(parseRedirectChain('{"url":"/a"}')).toEqual([]);
+    expect(redirectHops(null)).toEqual([]);
+  });
+
+  it("writes the spec's redirect_chain with each hop's status first, whatever order the stored keys came in", () => {
+    expect(encodeRedirectChain([{ url: '/a', status: 301 }])).toBe('[{"status":301,"url":"/a"}]');
+    expect(encodeRedirectChain(null)).toBeNull();
   });
 
   it('reads a report page query field by field, dropping what the API would refuse', () => {

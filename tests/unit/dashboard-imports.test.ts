@@ -50,7 +50,7 @@ describe('dashboard components', () => {
   });
 
   it('tells a self-contained lib module from one that imports code', () => {
-    expect(isSelfContained("import { parseNodes } from '@/lib/a11y/findings';")).toBe(true);
+    expect(isSelfContained("import { parseNodes } from '@/lib/a11y/report/findings';")).toBe(true);
     expect(isSelfContained("import { siteSchema } from '@/lib/api/schemas/resources';")).toBe(false);
     expect(isSelfContained("import { request } from '@/lib/net/request';")).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration } from '@/components/ui/format';
+import { formatDuration } from '@/lib/format';
 
 describe('formatDuration', () => {
   it('says a sub-second span is "<1s", not "0s" (a crawl that failed at once read "after 0s")', () => {

@@ -23,7 +23,7 @@ afterEach(async () => {
 describe('validateSitewatchEvent', () => {
   it('accepts declared events with valid data', async () => {
     await expect(
-      validateSitewatchEvent({ name: 'crawl/continue', data: { runId: 'r1' } }),
+      validateSitewatchEvent({ name: 'crawl/continue', data: { runId: 'r1', tenantId: 't1' } }),
     ).resolves.toBeUndefined();
     await expect(
       validateSitewatchEvent({
@@ -71,7 +71,7 @@ describe('sendEvent and the embedded runtime', () => {
     // the trigger each used to run it.
     const checks = vi.spyOn(crawlContinue.schema['~standard'], 'validate');
     try {
-      await sendEvent({ name: 'crawl/continue', data: { runId: 'once' } });
+      await sendEvent({ name: 'crawl/continue', data: { runId: 'once', tenantId: 't1' } });
       await jobsIdle();
       expect(runs).toEqual(['once']);
       expect(checks).toHaveBeenCalledTimes(1);
@@ -98,7 +98,7 @@ describe('sendEvent and the embedded runtime', () => {
 
     // Registered before start: runs when the runner starts, like resuming interrupted crawls.
     await onBoot(async ({ sendEvent: send }) => {
-      await send({ name: 'crawl/continue', data: { runId: 'interrupted' } });
+      await send({ name: 'crawl/continue', data: { runId: 'interrupted', tenantId: 't1' } });
     });
 
     const functions = [continueFn, finalizeFn];
@@ -110,7 +110,7 @@ describe('sendEvent and the embedded runtime', () => {
     expect(second).toBe(first);
     expect(activeRunner()).toBe(first);
 
-    await sendEvent({ name: 'crawl/continue', data: { runId: 'fresh' } });
+    await sendEvent({ name: 'crawl/continue', data: { runId: 'fresh', tenantId: 't1' } });
     await jobsIdle();
     expect(log.sort()).toEqual([
       'continue fresh',

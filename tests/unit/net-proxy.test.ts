@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserProxy, type ProxyNetwork, type ProxySession } from '@/lib/net';
+import { BrowserProxy, NOT_PUBLIC_ADDRESS, type ProxyNetwork, type ProxySession } from '@/lib/net';
 import { MAX_SESSION_SOCKETS } from '@/lib/net/proxy';
 import { closedPort, startServer, type TestServer } from '@/tests/support/http-server';
 
@@ -161,7 +161,7 @@ describe('plain http requests', () => {
     expect(answer.status).toBe(403);
     expect(guarded.failureFor(url)).toEqual({
       refused: true,
-      reason: 'resolves to 127.0.0.1, not a public internet address',
+      reason: `resolves to 127.0.0.1, ${NOT_PUBLIC_ADDRESS}`,
     });
     expect(local.hits('/secret')).toBe(before);
   });
@@ -280,10 +280,10 @@ describe('CONNECT tunnels', () => {
       expect((await tunnel(`${host}:${local.port}`, guarded)).status, host).toBe(403);
     }
     expect(guarded.failureFor(`https://private.example:${local.port}/x`)?.reason).toBe(
-      'resolves to 127.0.0.1, not a public internet address',
+      `resolves to 127.0.0.1, ${NOT_PUBLIC_ADDRESS}`,
     );
     expect(guarded.failureFor(`wss://169.254.169.254:${local.port}/`)?.reason).toBe(
-      'points at 169.254.169.254, not a public internet address',
+      `points at 169.254.169.254, ${NOT_PUBLIC_ADDRESS}`,
     );
     expect(local.hits('/secret')).toBe(before);
   });

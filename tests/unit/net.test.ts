@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainOf, fetchFollowing, httpRequest, isPublicAddress, NetError } from '@/lib/net';
+import {
+  chainOf,
+  fetchFollowing,
+  httpRequest,
+  isPublicAddress,
+  NetError,
+  NOT_PUBLIC_ADDRESS,
+} from '@/lib/net';
 import { closedPort, hang, readRequestBody, startServer, type TestServer } from '@/tests/support/http-server';
 
 async function netError(promise: Promise<unknown>): Promise<NetError> {
@@ -182,7 +189,7 @@ describe('private network guard', () => {
   it('refuses loopback IP literals', async () => {
     const err = await netError(httpRequest({ url: a.url('/hello'), allowPrivate: false }));
     expect(err.code).toBe('blocked');
-    expect(err.detail).toBe('refused to connect to 127.0.0.1: not a public internet address');
+    expect(err.detail).toBe(`refused to connect to 127.0.0.1: ${NOT_PUBLIC_ADDRESS}`);
     expect(a.requests.some((r) => r.headers['user-agent'] === undefined)).toBe(false);
   });
 
@@ -190,7 +197,7 @@ describe('private network guard', () => {
     const err = await netError(httpRequest({ url: `http://localhost:${a.port}/hello`, allowPrivate: false }));
     expect(err.code).toBe('blocked');
     expect(err.detail).toMatch(
-      /^refused to connect to localhost \((127\.0\.0\.1|::1)\): not a public internet address$/,
+      /^refused to connect to localhost \((127\.0\.0\.1|::1)\): not a public internet address \(.*PRIVATE_NETWORKS\)$/,
     );
   });
 

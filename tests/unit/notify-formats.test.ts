@@ -82,7 +82,7 @@ describe('the message of each kind', () => {
         monitorId: 'm',
         url: 'https://a.example/',
         alertEmails: ['x@y.z'],
-        alertWebhooks: [{ kind: 'http', url: 'https://h/' }],
+        alertWebhooks: [{ kind: 'http', sealedUrl: 'https://h/' }],
       },
       context,
     );
@@ -145,7 +145,7 @@ describe('formats', () => {
     expect(JSON.parse(body)).toEqual({
       type: 'crawl.summary',
       id: context.eventId,
-      timestamp: '2026-11-24T09:05:00.000Z',
+      timestamp: Date.parse('2026-11-24T09:05:00.000Z'),
       data: crawl.data,
     });
     const current = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;

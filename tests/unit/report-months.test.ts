@@ -1,21 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { firstReportPending } from '@/lib/reports/monthly';
+import { defaultReportMonth, reportMonthChoices } from '@/lib/reports/monthly';
 
 /*
- * The site overview's monthly report picker defaulted to October 2026 for a site registered in
- * November 2026: a month before the site existed, an empty report, with nothing saying so.
+ * The site overview's monthly report picker offered only ended months, from a year back whatever the
+ * site's age: a site registered this month was offered twelve empty reports and no month to date.
  */
 
 const NOW = Date.UTC(2026, 10, 24, 8, 0);
 
-describe('firstReportPending', () => {
-  it('names the running month for a site registered in it', () => {
-    expect(firstReportPending(Date.UTC(2026, 10, 1), NOW)).toBe('2026-11');
-    expect(firstReportPending(Date.UTC(2026, 10, 24, 7, 59), NOW)).toBe('2026-11');
+describe('reportMonthChoices', () => {
+  it('offers a site registered this month the month to date alone, selected', () => {
+    const choices = reportMonthChoices(Date.UTC(2026, 10, 1), 12, NOW);
+    expect(choices).toEqual([{ value: '2026-11', label: 'November 2026 (month to date)', partial: true }]);
+    expect(defaultReportMonth(choices)).toBe('2026-11');
   });
 
-  it('is null once a month of the site has ended, even one it was registered part-way through', () => {
-    expect(firstReportPending(Date.UTC(2026, 9, 31, 23, 59), NOW)).toBeNull();
-    expect(firstReportPending(Date.UTC(2020, 0, 1), NOW)).toBeNull();
+  it('offers the month to date first, then the ended months since the site was registered', () => {
+    const choices = reportMonthChoices(Date.UTC(2026, 7, 31, 23, 59), 12, NOW);
+    expect(choices.map((c) => c.label)).toEqual([
+      'November 2026 (month to date)',
+      'October 2026',
+      'September 2026',
+      'August 2026',
+    ]);
+    // The monthly mail's month: the last ended one.
+    expect(defaultReportMonth(choices)).toBe('2026-10');
+  });
+
+  it('goes back `count` ended months at most', () => {
+    const choices = reportMonthChoices(Date.UTC(2020, 0, 1), 12, NOW);
+    expect(choices).toHaveLength(13);
+    expect(choices.at(-1)?.value).toBe('2025-11');
   });
 });

@@ -476,6 +476,48 @@ describe('concurrency', () => {
     expect(finished).toBe(6);
     expect(peak).toBe(2);
   });
+
+  it('honours two rules at once (per tenant and per run): a tenant at its limit waits, another starts', async () => {
+    const running = new Map<string, number>();
+    const peak = new Map<string, number>();
+    const order: string[] = [];
+    const active = new Set<string>();
+    let overlapSameRun = false;
+    const fn = createFunction(
+      {
+        id: 'concurrency-two-rules',
+        concurrency: [
+          { key: 'event.data.tenantId', limit: 2 },
+          { key: 'event.data.runId', limit: 1 },
+        ],
+        triggers: [{ event: 'test/tenant-work' }],
+      },
+      async ({ event }) => {
+        const { tenantId, runId } = event.data as { tenantId: string; runId: string };
+        if (active.has(runId)) overlapSameRun = true;
+        active.add(runId);
+        order.push(`start ${runId}`);
+        running.set(tenantId, (running.get(tenantId) ?? 0) + 1);
+        peak.set(tenantId, Math.max(peak.get(tenantId) ?? 0, running.get(tenantId) ?? 0));
+        await pause(30);
+        running.set(tenantId, (running.get(tenantId) ?? 1) - 1);
+        active.delete(runId);
+      },
+    );
+    const runner = startRunner([fn]);
+    await runner.send([
+      ...['a1', 'a2', 'a3', 'a4', 'a1'].map((runId) => ({
+        name: 'test/tenant-work',
+        data: { tenantId: 'a', runId },
+      })),
+      { name: 'test/tenant-work', data: { tenantId: 'b', runId: 'b1' } },
+    ]);
+    await runner.idle();
+    expect(peak.get('a')).toBe(2);
+    expect(overlapSameRun).toBe(false);
+    // Tenant b's run, sent last, started with a's first two, ahead of a's queued ones.
+    expect(order.indexOf('start b1')).toBe(2);
+  });
 });
 
 describe('idle and stop', () => {

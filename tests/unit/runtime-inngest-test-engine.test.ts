@@ -23,7 +23,7 @@ const batches = createFunction(
   },
 );
 
-const event = { name: 'crawl/continue', data: { runId: 'run-7' } };
+const event = { name: 'crawl/continue', data: { runId: 'run-7', tenantId: 'tenant-7' } };
 const expected = { worked: [10, 20, 30], summary: { runId: 'run-7', pages: 60 } };
 
 describe('a function definition under @inngest/test and the embedded runner', () => {

@@ -8,7 +8,7 @@ import {
   formatShortDay,
   rangeTotals,
 } from '@/components/search/words';
-import { formatMonthDay } from '@/components/ui/format';
+import { formatMonthDay } from '@/lib/format';
 
 const day = (d: string, clicks: number, impressions: number, position = 5) => ({
   day: d,

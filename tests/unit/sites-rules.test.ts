@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { createSiteBody, siteIdParams, updateSiteBody } from '@/lib/api/schemas/sites';
-import { MAX_EXCLUDE_PATHS, MAX_EXCLUDE_PATHS_LENGTH, MAX_EXCLUDE_WILDCARDS } from '@/lib/crawl/url';
+import { MAX_EXCLUDE_PATHS, MAX_EXCLUDE_PATHS_LENGTH, MAX_EXCLUDE_WILDCARDS } from '@/lib/crawl/engine/url';
 import { checkCadence } from '@/lib/sites/cadence';
 import { parseRootUrl } from '@/lib/sites/root-url';
 import { initialSchedule, rescheduleAfterEdit, type ScheduleInputs } from '@/lib/sites/schedule';

@@ -122,15 +122,24 @@ describe('nextStatus', () => {
 });
 
 describe('advanceIncident', () => {
-  /** Runs rounds in order (true = down, false = up), returning every event and the final tracker. */
-  function run(rounds: boolean[], from: IncidentTracker = NO_INCIDENT) {
+  /**
+   * Runs rounds in order (true = down, false = up), returning every event and the final tracker;
+   * the rounds whose index is in `maintenance` fall inside a maintenance window.
+   */
+  function run(rounds: boolean[], from: IncidentTracker = NO_INCIDENT, maintenance: number[] = []) {
     let tracker = from;
     const events: IncidentEvent[] = [];
     rounds.forEach((isDown, i) => {
       const results = isDown
         ? [result('na', 'http_5xx'), result('eu', 'http_5xx'), result('as', 'timeout'), result('oc')]
         : allUp();
-      const step = advanceIncident(tracker, judgeRound(results, 10), results, (i + 1) * 60_000);
+      const step = advanceIncident(
+        tracker,
+        judgeRound(results, 10),
+        results,
+        (i + 1) * 60_000,
+        maintenance.includes(i),
+      );
       tracker = step.tracker;
       events.push(...step.events);
     });
@@ -160,6 +169,23 @@ describe('advanceIncident', () => {
     expect(events.map((e) => e.kind)).toEqual(['opened', 'recovered']);
     expect(events[1]?.incident).toMatchObject({ downAt: 60_000, recoveredAt: 180_000 });
     expect(tracker).toEqual(NO_INCIDENT);
+  });
+
+  it('opens nothing inside a maintenance window, and opens the incident once after it if still down', () => {
+    const inside = run([false, true, true, true], NO_INCIDENT, [1, 2, 3]);
+    expect(inside.events).toEqual([]);
+    expect(inside.tracker).toEqual(NO_INCIDENT);
+    const after = run([false, true, true, true, true, true], NO_INCIDENT, [1, 2, 3]);
+    expect(after.events.map((e) => e.kind)).toEqual(['opened']);
+    expect(after.events[0]?.incident.downAt).toBe(5 * 60_000);
+    // Back before the window ended: nothing happened at all.
+    expect(run([true, true, false, false], NO_INCIDENT, [0, 1, 2]).events).toEqual([]);
+  });
+
+  it('lets an incident open before a window go on through it and recover as usual', () => {
+    const { events } = run([true, true, true, false, false], NO_INCIDENT, [1, 2, 3, 4]);
+    expect(events.map((e) => e.kind)).toEqual(['opened', 'recovered']);
+    expect(events[1]?.incident).toMatchObject({ downAt: 60_000, recoveredAt: 240_000 });
   });
 
   it('keeps a flapping target to one incident', () => {

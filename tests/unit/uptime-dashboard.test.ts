@@ -6,6 +6,7 @@ import { HealthBar } from '@/components/uptime/health-bar';
 import { currentHourState, HOUR_MS, hourSlots, latencySeries, peakOf } from '@/components/uptime/hours';
 import { bodyOf, checkDraft, draftOf, fieldLabel, fieldOfApiError } from '@/components/uptime/monitor-draft';
 import { MonitorStatusBadge } from '@/components/uptime/monitor-status';
+import { ProbePlaces } from '@/components/uptime/places';
 import { ProbingNotice, resumedMessage } from '@/components/uptime/probing-notice';
 import {
   currentLatency,
@@ -87,6 +88,8 @@ describe('health bar hours', () => {
       createElement(HealthBar, {
         slots: hourSlots([bucket(h1, 'na', 60, 2), bucket(h1, 'eu', 60, 0)], [], NOW, 'up'),
         label: 'Home: health per hour',
+        createdAt: NOW - 2 * 86_400_000,
+        lastCheckedAt: NOW - 60_000,
       }),
     );
     expect(html).toContain('<ol aria-label="Home: health per hour"');
@@ -94,6 +97,37 @@ describe('health bar hours', () => {
     expect(html).toContain('Nov 24, 13:00 UTC: no checks');
     expect(html).toContain('Nov 24, 15:00 UTC (this hour, so far): latest round up');
     expect(html).toContain('1 h with failed checks · 22 h without checks');
+  });
+
+  it('a monitor added minutes ago waits for its first check, not "23 h without checks" (issue 24 item 11)', () => {
+    const html = renderToStaticMarkup(
+      createElement(HealthBar, {
+        slots: hourSlots([], [], NOW, 'none'),
+        label: 'New: health per hour',
+        createdAt: NOW - 5 * 60_000,
+        lastCheckedAt: null,
+      }),
+    );
+    expect(html).toContain('Waiting for its first check');
+    expect(html).not.toContain('without checks');
+    expect(html).toContain('Nov 24, 14:00 UTC: before the monitor was added');
+    expect(html).toContain('Nov 24, 15:00 UTC (this hour, so far): no checks yet');
+  });
+
+  it('counts only the hours since the monitor was added', () => {
+    const h1 = HOUR - HOUR_MS;
+    const html = renderToStaticMarkup(
+      createElement(HealthBar, {
+        // Added at 12:30: the 12:00 and 13:00 hours had no checks (paused), 14:00 was up.
+        slots: hourSlots([bucket(h1, 'na', 60, 0)], [], NOW, 'up'),
+        label: 'Recent: health per hour',
+        createdAt: HOUR - 3 * HOUR_MS + 30 * 60_000,
+        lastCheckedAt: NOW - 60_000,
+      }),
+    );
+    expect(html).toContain('1 h without failures · 1 h without checks');
+    expect(html).toContain('Nov 24, 12:00 UTC: before the monitor was added');
+    expect(html).toContain('Nov 24, 13:00 UTC: no checks');
   });
 });
 
@@ -174,13 +208,18 @@ describe('monitor status in words', () => {
         { probing, consensus: { ...consensus, failedRegions: [], degradedBy: 'slow' } },
       ).detail,
     ).toBe('slower than 2.0 s');
-    const html = renderToStaticMarkup(
-      createElement(MonitorStatusBadge, {
-        monitor: { enabled: 1, status: 'degraded' },
-        live: { probing, consensus },
-      }),
-    );
-    expect(html).toContain('Degraded: failing in Europe');
+    const badge = createElement(MonitorStatusBadge, {
+      monitor: { enabled: 1, status: 'degraded' },
+      live: { probing, consensus },
+    });
+    // Continents only where the probes ran there (hosted regions); from this one server, numbered probes.
+    const within = (probedFrom: 'regions' | 'server') =>
+      // biome-ignore lint/correctness/noChildrenProp: the provider's props type requires children (no JSX in a .ts test)
+      renderToStaticMarkup(createElement(ProbePlaces, { probedFrom, children: badge }));
+    expect(within('regions')).toContain('Degraded: failing in Europe');
+    const fromServer = within('server');
+    expect(fromServer).toContain('Degraded: failing in Probe 2');
+    expect(fromServer).not.toContain('Europe');
   });
 
   it('puts a pause and the app being off before the stored status', () => {
@@ -309,7 +348,45 @@ describe('monitor form', () => {
       timeoutSeconds: 10,
       alertEmails: ['ops@example.com', 'dev@example.com'],
       alertWebhooks: [{ kind: 'discord', url: 'https://discord.example.com/x' }],
+      expectedStatuses: [],
+      keyword: null,
+      keywordAbsent: false,
     });
+  });
+
+  it('sends a heartbeat as its kind with period and grace in seconds, and its expectations for an http monitor', () => {
+    const heartbeat = {
+      ...draftOf(),
+      kind: 'heartbeat' as const,
+      name: 'Backup',
+      periodMinutes: '1440',
+      graceMinutes: '30',
+    };
+    expect(checkDraft(heartbeat)).toEqual({});
+    expect(bodyOf(heartbeat)).toEqual({
+      kind: 'heartbeat',
+      name: 'Backup',
+      alertEmails: [],
+      alertWebhooks: [],
+      periodSeconds: 86_400,
+      graceSeconds: 1800,
+    });
+    // Edited, the kind is not sent (it is fixed at creation).
+    expect(bodyOf(heartbeat, false)).not.toHaveProperty('kind');
+    expect(checkDraft({ ...heartbeat, periodMinutes: '0', graceMinutes: '-1' })).toEqual({
+      periodMinutes: 'must be a whole number of minutes from 1 to 43200 (30 days)',
+      graceMinutes: 'must be a whole number of minutes from 0 to 10080 (7 days)',
+    });
+    const http = { ...valid, expectedStatuses: '200-299, 401', keyword: 'Error', keywordAbsent: true };
+    expect(bodyOf(http)).toMatchObject({
+      expectedStatuses: ['200-299', '401'],
+      keyword: 'Error',
+      keywordAbsent: true,
+    });
+    expect(checkDraft({ ...valid, expectedStatuses: '200, 299-200' }).expectedStatuses).toContain(
+      '“299-200”',
+    );
+    expect(fieldOfApiError('periodSeconds: must be at least 60 (a minute)').field).toBe('periodMinutes');
   });
 
   it("puts the API's field errors under the field they name", () => {
@@ -343,12 +420,28 @@ describe('why a monitor is not probed (the monitor page)', () => {
     nextRoundAt: null,
   });
   const notice = (p: ReturnType<typeof probing>, canManage = true) =>
-    renderToStaticMarkup(createElement(ProbingNotice, { probing: p, siteId: 's1', canManage }));
+    renderToStaticMarkup(
+      createElement(ProbingNotice, { probing: p, siteId: 's1', canManage, monitorsPerSite: 2 }),
+    );
 
   it('says a paused monitor is also stopped with the app, or held, so Resume alone does not probe', () => {
     const alone = notice(probing('monitor'));
     expect(alone).toContain('Paused');
-    expect(alone).toContain('Resume it to probe again from every region at once.');
+    // From this one server (no hosted regions, the default here): no region to resume from.
+    expect(alone).toContain('Resume it to probe again with all four probes at once.');
+    const hosted = renderToStaticMarkup(
+      createElement(ProbePlaces, {
+        probedFrom: 'regions',
+        // biome-ignore lint/correctness/noChildrenProp: the provider's props type requires children (no JSX in a .ts test)
+        children: createElement(ProbingNotice, {
+          probing: probing('monitor'),
+          siteId: 's1',
+          canManage: true,
+          monitorsPerSite: 2,
+        }),
+      }),
+    );
+    expect(hosted).toContain('Resume it to probe again from every region at once.');
     expect(alone).not.toContain('also');
 
     const withApp = notice(probing('monitor', ['app']));
@@ -373,6 +466,9 @@ describe('why a monitor is not probed (the monitor page)', () => {
 
   it('tells what Resume did from the state it was pressed in', () => {
     expect(resumedMessage(probing('monitor'))).toBe('Monitor resumed: every region probes it now.');
+    expect(resumedMessage(probing('monitor'), 'probe')).toBe(
+      'Monitor resumed: all four probes check it now.',
+    );
     expect(resumedMessage(probing('monitor', ['app']))).toContain('once the Uptime app is on');
     expect(resumedMessage(probing('monitor', ['allowance']))).toContain('stays held');
   });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfig } from '@/lib/config';
 import { openBatch, readBatchAnswer } from '@/lib/uptime/batch';
-import { answerBatch, hostedProber } from '@/lib/uptime/hosted';
+import { answerBatch, hostedProber, PROTECTION_BYPASS_HEADER } from '@/lib/uptime/hosted';
+import { regionProbers } from '@/lib/uptime/probers';
 import { embeddedProbers, probeRound } from '@/lib/uptime/regions';
 import { SIGNATURE_HEADER, signBatch } from '@/lib/uptime/signing';
 import { readRequestBody, startServer, type TestServer } from '@/tests/support/http-server';
@@ -12,6 +14,7 @@ import { readRequestBody, startServer, type TestServer } from '@/tests/support/h
  */
 
 const SECRET = 'a-test-secret-of-at-least-32-characters';
+const BYPASS = 'vercel-automation-bypass-secret';
 let target: TestServer;
 let region: TestServer;
 let batchesSeen = 0;
@@ -31,6 +34,25 @@ beforeAll(async () => {
         { retryDelayMs: 0 },
       );
       res.statusCode = answer.ok ? 200 : 401;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(answer.ok ? answer.answer : { error: 'unauthorized' }));
+    },
+    // Behind Vercel's Deployment Protection: the edge turns away a call without the bypass secret.
+    'POST /api/uptime/regions/oc': async (req, res) => {
+      const body = await readRequestBody(req);
+      if (req.headers[PROTECTION_BYPASS_HEADER] !== BYPASS) {
+        res.statusCode = 401;
+        res.end('Authentication Required');
+        return;
+      }
+      const header = req.headers[SIGNATURE_HEADER];
+      const answer = await answerBatch(
+        SECRET,
+        'oc',
+        body,
+        Array.isArray(header) ? header[0] : header,
+        Date.now(),
+      );
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(answer.ok ? answer.answer : { error: 'unauthorized' }));
     },
@@ -78,6 +100,35 @@ describe('hosted regions', () => {
     const others = embeddedProbers({ retryDelayMs: 0 }).filter((p) => p.region !== 'eu');
     const round = await probeRound([...others, impostor], targets(1));
     expect(round.get('m0')?.map((r) => r.region)).toEqual(['na', 'as', 'oc']);
+  });
+
+  it("get through a protected deployment with Vercel's bypass secret, which the coordinator sends when set", async () => {
+    const endpoint = region.url('/api/uptime/regions/oc');
+    await expect(hostedProber('oc', { endpoint, secret: SECRET }).probe(targets(1))).rejects.toThrow(
+      /answered HTTP 401/,
+    );
+    const through = await hostedProber('oc', { endpoint, secret: SECRET, protectionBypass: BYPASS }).probe(
+      targets(1),
+    );
+    expect(through.map((r) => r.ok)).toEqual([true]);
+
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      UPTIME_PROBE_SECRET: SECRET,
+      UPTIME_REGIONS_URL: region.url('/'),
+      VERCEL_AUTOMATION_BYPASS_SECRET: BYPASS,
+    });
+    resetConfig();
+    try {
+      const oc = regionProbers().find((p) => p.region === 'oc')!;
+      expect((await oc.probe(targets(1))).map((r) => r.ok)).toEqual([true]);
+    } finally {
+      for (const key of ['UPTIME_PROBE_SECRET', 'UPTIME_REGIONS_URL', 'VERCEL_AUTOMATION_BYPASS_SECRET']) {
+        if (key in saved) process.env[key] = saved[key];
+        else delete process.env[key];
+      }
+      resetConfig();
+    }
   });
 
   it('refuse a batch meant for another region, and malformed or unsigned bodies', () => {

@@ -31,6 +31,12 @@ describe('createMonitorBody', () => {
       enabled: true,
       alertEmails: [],
       alertWebhooks: [],
+      kind: 'http',
+      expectedStatuses: [],
+      keyword: null,
+      keywordAbsent: false,
+      periodSeconds: null,
+      graceSeconds: null,
     });
   });
 

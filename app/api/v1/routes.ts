@@ -1,4 +1,5 @@
 import * as billing from '@/app/api/v1/billing/route';
+import * as confirmAddress from '@/app/api/v1/confirm/[token]/route';
 import * as keyReroll from '@/app/api/v1/keys/[id]/reroll/route';
 import * as keyRevoke from '@/app/api/v1/keys/[id]/revoke/route';
 import * as keys from '@/app/api/v1/keys/route';
@@ -9,10 +10,16 @@ import * as accountSessions from '@/app/api/v1/me/sessions/route';
 import * as memberAccess from '@/app/api/v1/members/[memberId]/access/route';
 import * as member from '@/app/api/v1/members/[memberId]/route';
 import * as members from '@/app/api/v1/members/route';
+import * as notificationAlertOffer from '@/app/api/v1/notifications/alert-offer/route';
+import * as notificationConfirmations from '@/app/api/v1/notifications/confirmations/route';
 import * as notificationDeliveries from '@/app/api/v1/notifications/deliveries/route';
+import * as notificationReceivers from '@/app/api/v1/notifications/receivers/route';
+import * as notificationResubscribe from '@/app/api/v1/notifications/resubscribe/route';
 import * as notifications from '@/app/api/v1/notifications/route';
 import * as notificationSigningSecret from '@/app/api/v1/notifications/signing-secret/route';
 import * as notificationTest from '@/app/api/v1/notifications/test/route';
+import * as organizationLogo from '@/app/api/v1/organization/logo/route';
+import * as organization from '@/app/api/v1/organization/route';
 import * as siteA11yManualChecks from '@/app/api/v1/sites/[id]/a11y-manual-checks/route';
 import * as siteA11yReport from '@/app/api/v1/sites/[id]/a11y-report/route';
 import * as siteA11ySuppression from '@/app/api/v1/sites/[id]/a11y-suppressions/[suppressionId]/route';
@@ -21,6 +28,8 @@ import * as siteBrokenTargets from '@/app/api/v1/sites/[id]/broken-targets/route
 import * as siteCrawl from '@/app/api/v1/sites/[id]/crawl/route';
 import * as siteFieldData from '@/app/api/v1/sites/[id]/fielddata/route';
 import * as siteFieldDataSync from '@/app/api/v1/sites/[id]/fielddata/sync/route';
+import * as siteMaintenanceWindow from '@/app/api/v1/sites/[id]/maintenance-windows/[windowId]/route';
+import * as siteMaintenanceWindows from '@/app/api/v1/sites/[id]/maintenance-windows/route';
 import * as siteNotifications from '@/app/api/v1/sites/[id]/notifications/route';
 import * as sitePages from '@/app/api/v1/sites/[id]/pages/route';
 import * as siteRedirects from '@/app/api/v1/sites/[id]/redirects/route';
@@ -41,11 +50,17 @@ import * as siteSeoReport from '@/app/api/v1/sites/[id]/seo-report/route';
 import * as siteStatus from '@/app/api/v1/sites/[id]/status/route';
 import * as siteMonitorLive from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/live/route';
 import * as siteMonitorMetrics from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/metrics/route';
+import * as siteMonitorPingUrlRotate from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/ping-url/rotate/route';
 import * as siteMonitor from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/route';
 import * as siteMonitors from '@/app/api/v1/sites/[id]/uptime/monitors/route';
 import * as siteUrlDetails from '@/app/api/v1/sites/[id]/url-details/route';
 import * as siteUsage from '@/app/api/v1/sites/[id]/usage/route';
 import * as sites from '@/app/api/v1/sites/route';
+import * as statusPageIncidentUpdates from '@/app/api/v1/status-pages/[id]/incidents/[incidentId]/updates/route';
+import * as statusPageIncidents from '@/app/api/v1/status-pages/[id]/incidents/route';
+import * as statusPage from '@/app/api/v1/status-pages/[id]/route';
+import * as statusPages from '@/app/api/v1/status-pages/route';
+import * as unsubscribe from '@/app/api/v1/unsubscribe/[token]/route';
 import * as usage from '@/app/api/v1/usage/route';
 import type { RouteEntry } from '@/lib/api/openapi';
 
@@ -75,6 +90,9 @@ export const ROUTES: RouteEntry[] = [
   { path: '/v1/sites/{id}/uptime/monitors/{monitorId}', handlers: siteMonitor },
   { path: '/v1/sites/{id}/uptime/monitors/{monitorId}/live', handlers: siteMonitorLive },
   { path: '/v1/sites/{id}/uptime/monitors/{monitorId}/metrics', handlers: siteMonitorMetrics },
+  { path: '/v1/sites/{id}/maintenance-windows', handlers: siteMaintenanceWindows },
+  { path: '/v1/sites/{id}/maintenance-windows/{windowId}', handlers: siteMaintenanceWindow },
+  { path: '/v1/sites/{id}/uptime/monitors/{monitorId}/ping-url/rotate', handlers: siteMonitorPingUrlRotate },
   { path: '/v1/sites/{id}/fielddata', handlers: siteFieldData },
   { path: '/v1/sites/{id}/fielddata/sync', handlers: siteFieldDataSync },
   { path: '/v1/sites/{id}/search', handlers: siteSearch },
@@ -84,12 +102,25 @@ export const ROUTES: RouteEntry[] = [
   { path: '/v1/sites/{id}/search/analytics', handlers: siteSearchAnalytics },
   { path: '/v1/sites/{id}/usage', handlers: siteUsage },
   { path: '/v1/sites/{id}/notifications', handlers: siteNotifications },
+  { path: '/v1/status-pages', handlers: statusPages },
+  { path: '/v1/status-pages/{id}', handlers: statusPage },
+  { path: '/v1/status-pages/{id}/incidents', handlers: statusPageIncidents },
+  { path: '/v1/status-pages/{id}/incidents/{incidentId}/updates', handlers: statusPageIncidentUpdates },
   { path: '/v1/usage', handlers: usage },
   { path: '/v1/billing', handlers: billing },
   { path: '/v1/notifications', handlers: notifications },
+  { path: '/v1/notifications/alert-offer', handlers: notificationAlertOffer },
   { path: '/v1/notifications/test', handlers: notificationTest },
   { path: '/v1/notifications/signing-secret', handlers: notificationSigningSecret },
   { path: '/v1/notifications/deliveries', handlers: notificationDeliveries },
+  { path: '/v1/notifications/receivers', handlers: notificationReceivers },
+  { path: '/v1/notifications/confirmations', handlers: notificationConfirmations },
+  { path: '/v1/notifications/resubscribe', handlers: notificationResubscribe },
+  // Public: the token in the path is the credential (links mailed to notification receivers).
+  { path: '/v1/confirm/{token}', handlers: confirmAddress },
+  { path: '/v1/unsubscribe/{token}', handlers: unsubscribe },
+  { path: '/v1/organization', handlers: organization },
+  { path: '/v1/organization/logo', handlers: organizationLogo },
   { path: '/v1/keys', handlers: keys },
   { path: '/v1/keys/{id}/reroll', handlers: keyReroll },
   { path: '/v1/keys/{id}/revoke', handlers: keyRevoke },

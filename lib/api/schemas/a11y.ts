@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { MANUAL_CHECK_STATUSES } from '@/lib/a11y/manual-checks';
-import type { A11yReport, A11ySuppressionResource } from '@/lib/a11y/report';
+import { COVERAGE_READINGS } from '@/lib/a11y/report/coverage';
+import { MANUAL_CHECK_STATUSES } from '@/lib/a11y/report/manual-checks';
+import type { A11yReport, A11ySuppressionResource } from '@/lib/a11y/report/report';
 import { notFound } from '@/lib/api/errors';
 import { type Holds, pathId, type Same } from './common';
 import { runSchema } from './resources';
@@ -165,11 +166,26 @@ export const a11yReportResponse = z
         totals: z
           .object({
             fail: count.describe('criteria with a confirmed violation'),
-            pass: count.describe('criteria whose rules ran and passed'),
+            pass: count.describe(
+              'criteria with no automated failures: rules mapping to them ran and none failed (not a pass of the criterion; see reading)',
+            ),
             manual: count.describe('criteria no rule could judge'),
             total: count.describe('WCAG 2.2 criteria (86)'),
           })
           .describe('criteria by status'),
+        readings: z
+          .object({
+            fails: count.describe('criteria that read as failing'),
+            passes: count.describe(
+              'criteria that read as passing (manual check, or complete automated coverage)',
+            ),
+            'not-applicable': count.describe('criteria a manual check found not applicable'),
+            'no-automated-failures': count.describe(
+              'criteria with no automated failures on partial coverage',
+            ),
+            untested: count.describe('criteria no rule judged and nobody has checked'),
+          })
+          .describe('criteria by reading (what the dashboard counts). Not in the specification.'),
         principles: z
           .array(
             z
@@ -190,7 +206,17 @@ export const a11yReportResponse = z
                                 status: z
                                   .enum(['fail', 'pass', 'manual'])
                                   .describe(
-                                    'fail: a confirmed violation; pass: rules ran and passed; manual: no rule could judge it',
+                                    'fail: a confirmed violation; pass: no automated failures (rules mapping to it ran and none failed; not a pass of the criterion, see reading); manual: no rule could judge it',
+                                  ),
+                                automated: z
+                                  .enum(['complete', 'partial', 'none'])
+                                  .describe(
+                                    'how much of the criterion the automated rules covered: complete when every rule the scan runs for it found something to check and passed, with no needs-review result and no suppressed violation; partial when some ran; none when none did. Not in the specification.',
+                                  ),
+                                reading: z
+                                  .enum(COVERAGE_READINGS)
+                                  .describe(
+                                    'what the criterion reads as, the manual check laid over status: fails (a confirmed violation, or a manual check failed), passes (a manual check verified, or complete automated coverage), not-applicable (manual check), no-automated-failures (status pass on partial coverage), untested (status manual). Never changes status, score or verdict. Not in the specification.',
                                   ),
                                 pages: count.describe(
                                   'pages failing it (fail) or where a rule passed (pass)',

@@ -6,15 +6,15 @@ import {
   DEFAULT_TARGETS_PAGE,
   MAX_TARGETS_PAGE,
   SOURCES_PER_TARGET,
-} from '@/lib/crawl/broken-targets';
+} from '@/lib/crawl/views/broken-targets';
 import {
   DEFAULT_REDIRECTS_PAGE,
   LINKING_PAGES_PER_REDIRECT,
   MAX_REDIRECTS_PAGE,
   REDIRECT_SORTS,
   type RedirectPage,
-} from '@/lib/crawl/redirects';
-import { DEFAULT_INLINKS_PAGE, MAX_INLINKS_PAGE, type UrlDetail } from '@/lib/crawl/url-detail';
+} from '@/lib/crawl/views/redirects';
+import { DEFAULT_INLINKS_PAGE, MAX_INLINKS_PAGE, type UrlDetail } from '@/lib/crawl/views/url-detail';
 import { SEO_CHECKS } from '@/lib/seo/checks';
 import type { Holds, Same } from './common';
 import { crawledUrlSchema, queryInt } from './history';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SeoReportResponse } from '@/lib/crawl/report';
+import type { SeoReportResponse } from '@/lib/crawl/views/report';
 import { SEO_CHECKS } from '@/lib/seo/checks';
 import { type Holds, type Same, strictBoolean } from './common';
 import { previousRunIdSchema, runSchema } from './resources';

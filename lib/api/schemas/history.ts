@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { notFound } from '@/lib/api/errors';
-import type { RunPage } from '@/lib/crawl/history';
-import { DEFAULT_RUNS_PAGE, MAX_RUNS_PAGE } from '@/lib/crawl/history';
+import type { RunPage } from '@/lib/crawl/views/history';
+import { DEFAULT_RUNS_PAGE, MAX_RUNS_PAGE } from '@/lib/crawl/views/history';
 import {
   type CrawledUrlPage,
   DEFAULT_PAGES_PAGE,
   MAX_PAGES_PAGE,
   PAGE_SORTS,
   PAGE_STATUS_CLASSES,
-} from '@/lib/crawl/pages';
+} from '@/lib/crawl/views/pages';
 import { type Holds, pathId, type Same } from './common';
 import { runSchema } from './resources';
 import { siteIdParams } from './sites';

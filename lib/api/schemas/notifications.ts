@@ -1,11 +1,15 @@
 import { z } from 'zod';
-import { NOTIFICATION_KINDS, type RecipientList, type WebhookList } from '@/lib/notify/kinds';
+import type { AlertOfferView } from '@/lib/notify/alert-offer';
+import { BREAKER_THRESHOLD } from '@/lib/notify/breaker';
+import type { AddressState, Confirmed, Unsubscribed } from '@/lib/notify/consent';
+import { MAIL_TOPICS, NOTIFICATION_KINDS, type RecipientList, type WebhookList } from '@/lib/notify/kinds';
 import { MAX_RECIPIENTS, MAX_WEBHOOKS } from '@/lib/notify/limits';
 import {
   DEFAULT_DELIVERIES_PAGE,
   DELIVERY_STATES,
   type DeliveryPage,
   MAX_DELIVERIES_PAGE,
+  type ReceiverHealthEntry,
 } from '@/lib/notify/log';
 import type { NotificationSettings, OrgNotificationsView, SiteSettingsView } from '@/lib/notify/settings';
 import type { SigningSecretView } from '@/lib/notify/signing';
@@ -229,12 +233,92 @@ const secretFields = {
     .describe('after a rotation: until when (epoch ms) the previous secret still signs alongside; else null'),
 };
 
+// ---- addresses: confirmation and unsubscribes (lib/notify/consent.ts) ---------------------------------
+
+const topic = z
+  .enum(MAIL_TOPICS, { error: `must be one of ${MAIL_TOPICS.join(', ')}` })
+  .describe(
+    'what an unsubscribe stops: uptime (incidents, certificates), crawl, search, performance, report (monthly), billing (allowance reached), all (everything from the organization; a test mail stops this)',
+  );
+
+export const addressStateSchema = z
+  .object({
+    email: z.string().describe('the address, lower-cased'),
+    status: z
+      .enum(['member', 'confirmed', 'pending', 'expired'])
+      .describe(
+        "member: a member's sign-in address (no confirmation needed); confirmed; pending: asked, nothing is sent until it confirms; expired: the link ran out unconfirmed (resend)",
+      ),
+    confirmationSentAt: z.int().nullable().describe('when the last confirmation mail went out (epoch ms)'),
+    confirmationExpiresAt: z
+      .int()
+      .nullable()
+      .describe('while pending: when the link of the last confirmation mail stops working'),
+    confirmationError: z
+      .string()
+      .nullable()
+      .describe('why the last confirmation mail did not go out (a limit, the mail provider), if it did not'),
+    confirmedAt: z.int().nullable().describe('when the address confirmed'),
+    unsubscribed: z
+      .array(z.object({ topic, at: z.int().describe('when (epoch ms)') }).strict())
+      .describe('topics it stopped with the one-click link of a mail, oldest first'),
+  })
+  .strict()
+  .meta({
+    id: 'NotificationAddress',
+    description:
+      'An address the notifications name: its confirmation (outside addresses) and what it unsubscribed from',
+  });
+
 /** GET /v1/notifications. */
 export const orgNotificationsResponse = z
   .object({
     settings: notificationSettingsSchema.describe("the organization's defaults, the baseline of every site"),
     overriddenSiteIds: z.array(z.uuid()).describe('sites that carry their own override, oldest site first'),
+    addresses: z
+      .array(addressStateSchema)
+      .describe(
+        'every outside address the lists (defaults and overrides) and monitors name, with its confirmation, and every address that unsubscribed from something; by address',
+      ),
     ...secretFields,
+  })
+  .strict();
+
+/** POST /v1/notifications/confirmations. */
+export const resendConfirmationBody = z.strictObject({
+  email: emailAddress.describe('an outside address a list or monitor names that has not confirmed'),
+});
+
+/** POST /v1/notifications/resubscribe. */
+export const resubscribeBody = z.strictObject({
+  email: emailAddress.describe('the address that unsubscribed'),
+  topic: topic.describe('the topic it unsubscribed from'),
+});
+
+export const addressStateResponse = z
+  .object({ address: addressStateSchema.describe('the address as it is now') })
+  .strict();
+
+/** POST /v1/confirm/{token} and /v1/unsubscribe/{token}: the token from the mailed link. */
+export const mailTokenParams = z.object({
+  token: z.string().min(1).max(400).describe('the token from the link in the mail'),
+});
+
+export const confirmationResponse = z
+  .object({
+    email: z.string().describe('the address that confirmed'),
+    organizationName: z.string().describe('the organization it agreed to receive notifications from'),
+    confirmed: z.literal(true).describe('always true: confirming twice answers the same'),
+  })
+  .strict();
+
+export const unsubscribeResponse = z
+  .object({
+    email: z.string().describe('the address'),
+    organizationName: z.string().describe('the organization that stops mailing it the topic'),
+    topic: topic.describe('what it stopped'),
+    topicName: z.string().describe('the topic in words, e.g. "uptime alerts"'),
+    unsubscribed: z.literal(true).describe('always true: unsubscribing twice answers the same'),
   })
   .strict();
 
@@ -242,6 +326,28 @@ export const orgNotificationsResponse = z
 export const notificationSettingsResponse = z
   .object({ settings: notificationSettingsSchema.describe('the org defaults as saved') })
   .strict();
+
+/** GET /v1/notifications/alert-offer. */
+export const alertOfferResponse = z
+  .object({
+    alertOffer: z
+      .object({
+        offeredAt: z.int().describe('when they became an owner or admin (epoch milliseconds)'),
+      })
+      .strict()
+      .nullable()
+      .describe(
+        'the offer to receive uptime and performance alerts made to the signed-in member when they joined as, or were made, an owner or admin; null when none is open (answered, never made, or they already receive both)',
+      ),
+  })
+  .strict();
+
+/** POST /v1/notifications/alert-offer. */
+export const alertOfferAnswerBody = z.strictObject({
+  accept: strictBoolean().describe(
+    'true ("Alert me"): add the signed-in member to uptimeRecipients and perfAlertRecipients; false: dismiss the offer',
+  ),
+});
 
 /** GET and PATCH /v1/sites/{id}/notifications. */
 export const siteNotificationsResponse = z
@@ -310,6 +416,51 @@ const deliveryAttempt = z
   })
   .strict();
 
+export const receiverHealthSchema = z
+  .object({
+    circuit: z
+      .enum(['closed', 'open', 'half-open'])
+      .describe(
+        `closed: sent as due; open: ${BREAKER_THRESHOLD} or more failed attempts in a row, nothing is sent until retryAt; half-open: retryAt has passed, the next delivery goes out and its success closes the circuit`,
+      ),
+    consecutiveFailures: z.int().min(0).describe('failed attempts in a row since the last accepted one'),
+    openedAt: z.int().nullable().describe('when the circuit opened; null when closed'),
+    retryAt: z
+      .int()
+      .nullable()
+      .describe(
+        'when an open circuit lets its next delivery through (half-open from then); null when closed',
+      ),
+    slow: z
+      .boolean()
+      .describe('its last send timed out or took over 2 s: it is served by the slow lane of workers'),
+    lastFailure: z.string().nullable().describe('what its last failed attempt got, in plain words'),
+    lastFailureAt: z.int().nullable().describe('when it last failed (epoch ms)'),
+    lastSuccessAt: z.int().nullable().describe('when it last accepted a delivery (epoch ms)'),
+  })
+  .strict()
+  .meta({
+    id: 'ReceiverHealth',
+    description: "A webhook receiver's circuit breaker and delivery lane, shared by all its deliveries",
+  });
+
+export const receiversResponse = z
+  .object({
+    receivers: z
+      .array(
+        z
+          .object({
+            kind: z.enum(WEBHOOK_KINDS).describe(KIND_DESCRIPTION),
+            url: z.string().describe('origin only: the path of a chat webhook is its credential'),
+            health: receiverHealthSchema.describe('its circuit breaker and delivery lane now'),
+            waiting: z.int().min(0).describe('its deliveries not yet sent (pending or in flight)'),
+          })
+          .strict(),
+      )
+      .describe('open and half-open circuits first, then failing, slow, and healthy receivers'),
+  })
+  .strict();
+
 export const deliverySchema = z
   .object({
     id: z.uuid().describe("the delivery's id"),
@@ -345,9 +496,16 @@ export const deliverySchema = z
           .strict(),
       ])
       .describe('who it went to'),
+    receiverHealth: receiverHealthSchema
+      .nullable()
+      .describe(
+        "the webhook receiver's circuit and lane now; null for email and for a webhook not yet sent to",
+      ),
     state: z
       .enum(DELIVERY_STATES)
-      .describe('pending (due at nextAttemptAt), sending, sent, failed (gave up), cancelled (member left)'),
+      .describe(
+        'pending (due at nextAttemptAt), sending, sent, failed (gave up), cancelled (not sent, outcome says why: the member left, the address has not confirmed or unsubscribed)',
+      ),
     attempts: z.int().min(0).describe('attempts made so far'),
     maxAttempts: z.int().describe('attempts before giving up'),
     outcome: z.string().nullable().describe("the last attempt's outcome in plain words"),
@@ -373,10 +531,15 @@ export const deliveriesResponse = z
 /** The services answer exactly these schemas' output: typecheck fails on drift. */
 export type NotificationResultsMatchSchemas = [
   Holds<Same<NotificationSettings, z.output<typeof notificationSettingsSchema>>>,
+  Holds<Same<{ alertOffer: AlertOfferView | null }, z.output<typeof alertOfferResponse>>>,
   Holds<Same<OrgNotificationsView, z.output<typeof orgNotificationsResponse>>>,
   Holds<Same<SiteSettingsView, z.output<typeof siteNotificationsResponse>>>,
   Holds<Same<SigningSecretView, z.output<typeof signingSecretResponse>>>,
   Holds<Same<DeliveryPage, z.output<typeof deliveriesResponse>>>,
+  Holds<Same<{ receivers: ReceiverHealthEntry[] }, z.output<typeof receiversResponse>>>,
+  Holds<Same<AddressState, z.output<typeof addressStateSchema>>>,
+  Holds<Same<Unsubscribed, z.output<typeof unsubscribeResponse>>>,
+  Holds<Same<Confirmed, z.output<typeof confirmationResponse>>>,
   // Every settings list is one the kinds route to (lib/notify/kinds.ts), and the other way round.
   Holds<Same<keyof NotificationSettings, RecipientList | WebhookList | 'includeOrgDefaults'>>,
 ];

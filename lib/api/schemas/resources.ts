@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { A11yLiveState } from '@/lib/a11y/live';
-import type { LiveCrawlState } from '@/lib/crawl/live';
-import type { BrokenLinkReport, BrokenLinkResource } from '@/lib/crawl/report';
+import type { A11yLiveState } from '@/lib/a11y/runs/live';
 import type { TriggerCrawlResult } from '@/lib/crawl/service';
+import type { LiveCrawlState } from '@/lib/crawl/views/live';
+import type { BrokenLinkReport, BrokenLinkResource } from '@/lib/crawl/views/report';
 import { RUN_LIMITS } from '@/lib/db/schema';
 import type { SiteQuota } from '@/lib/sites/quota';
 import type { RunResource, SiteResource } from '@/lib/sites/resource';
@@ -88,13 +88,25 @@ export const runSchema = z
       .min(0)
       .max(100)
       .nullable()
-      .describe('accessibility score 0-100; null when the run did not scan'),
+      .describe(
+        "accessibility score 0-100; null when the run did not scan. The latest scanning run's is recomputed when suppressions or excludePaths change, so it agrees with the report",
+      ),
+    a11y_scan_score: z
+      .int()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe(
+        'the accessibility score as the run finished (the suppressions and excludePaths of that moment), never recomputed: what History shows; null when the run did not scan. Not in the spec',
+      ),
     a11y_critical: impactCount('confirmed accessibility', 'critical'),
     a11y_serious: impactCount('confirmed accessibility', 'serious'),
     a11y_moderate: impactCount('confirmed accessibility', 'moderate'),
     a11y_minor: impactCount('confirmed accessibility', 'minor'),
     a11y_pages_scanned: count.describe('pages the accessibility scan rendered and checked'),
-    a11y_issue_count: count.describe('distinct confirmed (page, rule) violations; 0 for crawl runs'),
+    a11y_issue_count: count.describe(
+      'distinct confirmed (page, rule) violations of a standalone accessibility run; always 0 for crawl runs (the spec fixes it): a crawl that chained the accessibility pass counts its violations in a11y_critical + a11y_serious + a11y_moderate + a11y_minor, and GET /v1/sites/{id}/a11y-report lists them',
+    ),
     a11y_resolved: count.describe(
       'violations present in the previous accessibility run and gone in this one',
     ),
@@ -195,7 +207,7 @@ export const brokenLinkSchema = z
 /*
  * These schemas are the one description of each resource: the dashboard's types are their
  * `z.output`, and the domain code that shapes them (the pickers in lib/sites/resource.ts and
- * lib/crawl/report.ts, the live crawl state, the site quota) must produce exactly their output. A
+ * lib/crawl/views/report.ts, the live crawl state, the site quota) must produce exactly their output. A
  * field added to, dropped from or retyped in one and not the other fails typecheck on the lines
  * below.
  */
@@ -246,7 +258,7 @@ export const crawlTriggerResponse = z
     status: liveCrawlStateSchema.describe('the crawl as it now stands'),
   })
   .meta({ id: 'CrawlTrigger', description: 'Whether a crawl started, and the live crawl state' });
-/** The run both reports' new/fixed lists compare with (lib/crawl/history.ts previousCompletedRun). */
+/** The run both reports' new/fixed lists compare with (lib/crawl/views/history.ts previousCompletedRun). */
 export const previousRunIdSchema = z
   .uuid()
   .nullable()

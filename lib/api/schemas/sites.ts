@@ -6,7 +6,7 @@ import {
   validateExcludeGlob,
   validateExcludeList,
   validateStripParam,
-} from '@/lib/crawl/url';
+} from '@/lib/crawl/engine/url';
 import {
   CADENCE_CEILING_MINUTES,
   CADENCE_FLOOR_MINUTES,

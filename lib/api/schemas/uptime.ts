@@ -1,23 +1,40 @@
 import { z } from 'zod';
 import { notFound } from '@/lib/api/errors';
+import { eventAlertsSchema } from '@/lib/notify/alerted';
+import { statusRange } from '@/lib/uptime/expectations';
 import {
   CADENCES_SECONDS,
   DEFAULT_CADENCE_SECONDS,
+  DEFAULT_GRACE_SECONDS,
   DEFAULT_METRICS_HOURS,
   DEFAULT_TIMEOUT_SECONDS,
   MAX_ALERT_EMAILS,
   MAX_ALERT_WEBHOOKS,
+  MAX_EXPECTED_STATUSES,
+  MAX_GRACE_SECONDS,
+  MAX_KEYWORD_LENGTH,
   MAX_METRICS_HOURS,
   MAX_MONITOR_NAME_LENGTH,
+  MAX_PERIOD_SECONDS,
   MAX_TIMEOUT_SECONDS,
+  MIN_GRACE_SECONDS,
   MIN_METRICS_HOURS,
+  MIN_PERIOD_SECONDS,
   MIN_TIMEOUT_SECONDS,
+  PINGS_PER_MINUTE,
 } from '@/lib/uptime/limits';
-import type { MonitorLive } from '@/lib/uptime/live';
+import type { MonitorSnapshot } from '@/lib/uptime/live';
 import type { MonitorMetrics } from '@/lib/uptime/metrics';
 import type { MonitorEdit, MonitorSettings } from '@/lib/uptime/monitors';
 import type { IncidentResource, MonitorResource } from '@/lib/uptime/resource';
-import { CAUSES, MONITOR_NOT_FOUND, MONITOR_STATUSES, REGIONS } from '@/lib/uptime/types';
+import {
+  CAUSES,
+  INCIDENT_CAUSES,
+  MONITOR_KINDS,
+  MONITOR_NOT_FOUND,
+  MONITOR_STATUSES,
+  REGIONS,
+} from '@/lib/uptime/types';
 import { type Holds, pathId, type Same, strictBoolean, wholeNumber } from './common';
 import { emailList, webhookList } from './notifications';
 import { siteIdParams } from './sites';
@@ -68,31 +85,148 @@ const described = {
   alertWebhooks: `extra webhooks alerted on top of the notification settings (at most ${MAX_ALERT_WEBHOOKS})`,
 };
 
+/** One expected status entry: a code or an inclusive range, `"200-299"`. */
+const expectedStatuses = () =>
+  z
+    .array(
+      z
+        .string({ error: 'must be a status code or a range like "200-299"' })
+        .trim()
+        .refine((entry) => statusRange(entry) !== null, {
+          error: 'must be a status code (100-599) or a range like "200-299" (from <= to)',
+        })
+        .describe('a status code, or an inclusive range "from-to"'),
+      { error: 'must be a list of status codes or ranges' },
+    )
+    .max(MAX_EXPECTED_STATUSES, `must list at most ${MAX_EXPECTED_STATUSES} codes or ranges`);
+
+/** null (or a blank string) reads no body. */
+const keyword = () =>
+  z
+    .string({ error: 'must be a string or null' })
+    .max(MAX_KEYWORD_LENGTH, `must be at most ${MAX_KEYWORD_LENGTH} characters`)
+    .nullable()
+    .transform((value) => (value === null || value.trim() === '' ? null : value));
+
+const periodSeconds = () =>
+  wholeNumber()
+    .min(MIN_PERIOD_SECONDS, `must be at least ${MIN_PERIOD_SECONDS} (a minute)`)
+    .max(MAX_PERIOD_SECONDS, `must be at most ${MAX_PERIOD_SECONDS} (30 days)`);
+
+const graceSeconds = () =>
+  wholeNumber()
+    .min(MIN_GRACE_SECONDS, `must be at least ${MIN_GRACE_SECONDS}`)
+    .max(MAX_GRACE_SECONDS, `must be at most ${MAX_GRACE_SECONDS} (7 days)`);
+
+const expectationDescriptions = {
+  expectedStatuses:
+    'http monitors: the final status codes that count as up, codes or inclusive ranges ("200-299", "401"); empty: 2xx and 3xx. Another status fails with cause expectation',
+  keyword: `http monitors: a text (at most ${MAX_KEYWORD_LENGTH} characters, case-sensitive) that must appear in the first 1 MiB of the body, or must not with keywordAbsent; null reads no body. A miss fails with cause expectation`,
+  keywordAbsent: 'http monitors: true when the keyword must not appear (an error banner); default false',
+  periodSeconds: `heartbeat monitors: the most seconds between two pings of the job, ${MIN_PERIOD_SECONDS} to ${MAX_PERIOD_SECONDS}`,
+  graceSeconds: `heartbeat monitors: seconds after a missed period before the incident opens, ${MIN_GRACE_SECONDS} to ${MAX_GRACE_SECONDS}`,
+};
+
+const kindFields = {
+  expectedStatuses: expectedStatuses()
+    .optional()
+    .describe(`${expectationDescriptions.expectedStatuses}; default []`),
+  keyword: keyword().optional().describe(`${expectationDescriptions.keyword}; default null`),
+  keywordAbsent: strictBoolean().optional().describe(expectationDescriptions.keywordAbsent),
+  periodSeconds: periodSeconds().optional().describe(expectationDescriptions.periodSeconds),
+  graceSeconds: graceSeconds()
+    .optional()
+    .describe(`${expectationDescriptions.graceSeconds}; default ${DEFAULT_GRACE_SECONDS}`),
+};
+
+const HTTP_ONLY = ['expectedStatuses', 'keyword', 'keywordAbsent'] as const;
+const HEARTBEAT_ONLY = ['periodSeconds', 'graceSeconds'] as const;
+
 /** POST /v1/sites/{id}/uptime/monitors. */
-export const createMonitorBody = z.strictObject({
-  url: targetUrl.describe(`required: ${described.url}`),
-  name: name().default(null).describe(described.name),
-  cadenceSeconds: cadenceSeconds()
-    .default(DEFAULT_CADENCE_SECONDS)
-    .describe(`${described.cadenceSeconds}; default ${DEFAULT_CADENCE_SECONDS}`),
-  timeoutSeconds: timeoutSeconds()
-    .default(DEFAULT_TIMEOUT_SECONDS)
-    .describe(`${described.timeoutSeconds}; default ${DEFAULT_TIMEOUT_SECONDS}`),
-  enabled: strictBoolean().default(true).describe(`${described.enabled}; default true`),
-  alertEmails: alertEmails().default([]).describe(described.alertEmails),
-  alertWebhooks: alertWebhooks().default([]).describe(described.alertWebhooks),
-});
+export const createMonitorBody = z
+  .strictObject({
+    kind: z
+      .enum(MONITOR_KINDS)
+      .default('http')
+      .describe(
+        "http (default): the url is probed from every region on the cadence. heartbeat: no url; a job pings the monitor's ping URL at least every periodSeconds, and an incident opens when a ping is missed for the period plus graceSeconds",
+      ),
+    url: targetUrl
+      .optional()
+      .describe(`required for http monitors: ${described.url}; a heartbeat monitor has none`),
+    name: name().default(null).describe(described.name),
+    cadenceSeconds: cadenceSeconds()
+      .default(DEFAULT_CADENCE_SECONDS)
+      .describe(`${described.cadenceSeconds}; default ${DEFAULT_CADENCE_SECONDS} (http monitors)`),
+    timeoutSeconds: timeoutSeconds()
+      .default(DEFAULT_TIMEOUT_SECONDS)
+      .describe(`${described.timeoutSeconds}; default ${DEFAULT_TIMEOUT_SECONDS} (http monitors)`),
+    enabled: strictBoolean().default(true).describe(`${described.enabled}; default true`),
+    alertEmails: alertEmails().default([]).describe(described.alertEmails),
+    alertWebhooks: alertWebhooks().default([]).describe(described.alertWebhooks),
+    ...kindFields,
+  })
+  .superRefine((body, ctx) => {
+    const heartbeat = body.kind === 'heartbeat';
+    if (!heartbeat && body.url === undefined)
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required' });
+    if (heartbeat && body.url !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: 'a heartbeat monitor has no URL: its job pings it',
+      });
+    }
+    if (heartbeat && body.periodSeconds === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['periodSeconds'],
+        message: 'is required for a heartbeat monitor',
+      });
+    }
+    for (const field of heartbeat ? HTTP_ONLY : HEARTBEAT_ONLY) {
+      if (body[field] !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `applies to ${heartbeat ? 'http' : 'heartbeat'} monitors only`,
+        });
+      }
+    }
+  })
+  .transform(
+    (body): MonitorSettings => ({
+      kind: body.kind,
+      url: body.url ?? null,
+      name: body.name,
+      cadenceSeconds: body.cadenceSeconds,
+      timeoutSeconds: body.timeoutSeconds,
+      enabled: body.enabled,
+      alertEmails: body.alertEmails,
+      alertWebhooks: body.alertWebhooks,
+      expectedStatuses: body.expectedStatuses ?? [],
+      keyword: body.keyword ?? null,
+      keywordAbsent: body.keywordAbsent ?? false,
+      periodSeconds: body.kind === 'heartbeat' ? (body.periodSeconds ?? null) : null,
+      graceSeconds: body.kind === 'heartbeat' ? (body.graceSeconds ?? DEFAULT_GRACE_SECONDS) : null,
+    }),
+  );
 export type CreateMonitorInput = z.output<typeof createMonitorBody>;
 
-/** PATCH /v1/sites/{id}/uptime/monitors/{monitorId}: omitted fields keep their value. */
+/**
+ * PATCH /v1/sites/{id}/uptime/monitors/{monitorId}: omitted fields keep their value. The kind is
+ * fixed at creation; a field of the other kind is a 422 naming it (the service knows the kind).
+ */
 export const updateMonitorBody = z.strictObject({
-  url: targetUrl.optional().describe(`${described.url}; a new URL gets a round at once`),
+  url: targetUrl.optional().describe(`${described.url}; a new URL gets a round at once (http monitors)`),
   name: name().optional().describe(described.name),
   cadenceSeconds: cadenceSeconds().optional().describe(described.cadenceSeconds),
   timeoutSeconds: timeoutSeconds().optional().describe(described.timeoutSeconds),
   enabled: strictBoolean().optional().describe(described.enabled),
   alertEmails: alertEmails().optional().describe(`${described.alertEmails}; replaces the list`),
   alertWebhooks: alertWebhooks().optional().describe(`${described.alertWebhooks}; replaces the list`),
+  ...kindFields,
+  graceSeconds: graceSeconds().optional().describe(expectationDescriptions.graceSeconds),
 });
 export type UpdateMonitorInput = z.output<typeof updateMonitorBody>;
 
@@ -130,6 +264,11 @@ const cause = (description: string) =>
     .enum(CAUSES)
     .nullable()
     .describe(`${description}: ${CAUSES.join(', ')}; null when none`);
+const incidentCause = (description: string) =>
+  z
+    .enum(INCIDENT_CAUSES)
+    .nullable()
+    .describe(`${description}: ${INCIDENT_CAUSES.join(', ')}; null when none`);
 
 /** Spec: Uptime monitor. */
 export const monitorSchema = z
@@ -137,7 +276,10 @@ export const monitorSchema = z
     id: z.uuid().describe("the monitor's id"),
     site_id: z.uuid().describe('the site it belongs to'),
     tenant_id: z.string().describe('the owning organization'),
-    url: z.string().describe('the http(s) URL probed'),
+    kind: z
+      .enum(MONITOR_KINDS)
+      .describe('http: a URL probed from every region on the cadence; heartbeat: a job pings its ping_url'),
+    url: z.string().nullable().describe('the http(s) URL probed; null for a heartbeat monitor'),
     name: z.string().nullable().describe('its name; null shows the URL'),
     cadence_seconds: z.int().describe(`seconds between rounds: ${CADENCES_SECONDS.join(', ')}`),
     timeout_seconds: z
@@ -153,10 +295,35 @@ export const monitorSchema = z
       .describe(
         'JSON-encoded array of extra alert webhooks ({kind, url}); url in full for owner and admin sessions, its origin only (path shown as …) for API keys and members, since a chat webhook URL is its credential',
       ),
+    expected_statuses: z
+      .array(z.string())
+      .describe('http monitors: the final status codes or ranges that count as up; empty: 2xx and 3xx'),
+    keyword: z
+      .string()
+      .nullable()
+      .describe(
+        'http monitors: a text looked for in the first 1 MiB of the body; null: the body is not read',
+      ),
+    keyword_absent: flag('1: the keyword must not appear; 0: it must'),
+    period_seconds: z
+      .int()
+      .nullable()
+      .describe('heartbeat monitors: the most seconds between two pings; null for http monitors'),
+    grace_seconds: z
+      .int()
+      .nullable()
+      .describe('heartbeat monitors: seconds after a missed period before the incident opens; null for http'),
+    ping_url: z
+      .string()
+      .nullable()
+      .describe(
+        `heartbeat monitors: GET or POST it (no credential, no body) to report the job alive; at most ${PINGS_PER_MINUTE} pings a minute. In full only in the answer that created it or rotated it (the token is stored hashed); masked (…) everywhere else. null for http monitors`,
+      ),
+    last_ping_at: msOrNull('heartbeat monitors: the latest ping; null before the first'),
     status: z
       .enum(MONITOR_STATUSES)
       .describe(
-        "the latest round's consensus: down (2+ regions failed), degraded (one region failed, or 2+ slow), up; unknown before the first round",
+        "the latest round's consensus: down (2+ regions failed), degraded (one region failed, or 2+ slow), up; unknown before the first round. A heartbeat monitor: up after a ping, down once a ping was missed for its period and grace, unknown before its first ping",
       ),
     status_since: msOrNull('when the current status began; null while unknown'),
     last_checked_at: msOrNull('the latest round; null before the first'),
@@ -179,7 +346,9 @@ export const incidentSchema = z
     recovered_at: msOrNull(
       'when it ended: the first of the 2 healthy rounds in a row that closed it, or the moment probing stopped (closed_by says which); null while open',
     ),
-    cause: cause("the failing regions' majority cause"),
+    cause: incidentCause(
+      "the failing regions' majority cause; missed_heartbeat for a heartbeat monitor whose job did not ping in time",
+    ),
     regions: z
       .string()
       .nullable()
@@ -310,7 +479,51 @@ export const monitorLiveResponse = z.object({
     .nullable()
     .describe("the latest round's consensus; null before the first round"),
   openIncident: incidentSchema.nullable().describe('the incident in progress, if any'),
+  at: ms(
+    'the instant the whole answer was read at: the windows end there, and an ongoing incident counts as down up to it',
+  ),
+  uptime: z
+    .array(
+      z
+        .object({
+          hours: z
+            .union([z.literal(24), z.literal(168), z.literal(720), z.literal(2160)])
+            .describe('the window: the hours before `at`'),
+          fromMs: ms('start of the window: `at` minus `hours`'),
+          uptimePct: z
+            .number()
+            .nullable()
+            .describe(
+              'as the metrics endpoint computes it, unrounded, over the same rows as every other window: the share of the time the monitor was watched in the window not covered by an incident (the ongoing one up to `at`); null when it was not watched in any of it',
+            ),
+          incidents: z.number().int().describe('incidents overlapping the window, the ongoing one included'),
+        })
+        .strict(),
+    )
+    .describe('uptime over 24 h, 7 d, 30 d and 90 d, in that order, read with the rest of the answer'),
+  incidents: z
+    .array(incidentSchema)
+    .describe('the incidents overlapping the last 90 days, oldest first; the open one is `openIncident`'),
+  alerting: z
+    .object({
+      outageReceivers: z
+        .number()
+        .int()
+        .describe(
+          "how many addresses and webhooks an outage alert would go to now: the site's uptime receivers (its override, the organization's defaults) and the monitor's own; 0 means nobody would be alerted",
+        ),
+      openIncident: eventAlertsSchema
+        .nullable()
+        .describe(
+          "the open incident's outage alert as it was actually delivered; null with no open incident",
+        ),
+    })
+    .strict()
+    .describe('who an outage of this monitor reaches'),
 });
+
+/** The live state alone, as the monitors list reads it for each monitor (the dashboard's type). */
+export const monitorLiveState = monitorLiveResponse.omit({ at: true, uptime: true, incidents: true });
 
 /** GET .../monitors/{monitorId}/metrics?hours=. */
 export const monitorMetricsResponse = z.object({
@@ -334,6 +547,6 @@ export type UptimeServiceMatchesSchemas = [
   Holds<Same<MonitorEdit, UpdateMonitorInput>>,
   Holds<Same<MonitorResource, z.output<typeof monitorSchema>>>,
   Holds<Same<IncidentResource, z.output<typeof incidentSchema>>>,
-  Holds<Same<MonitorLive, z.output<typeof monitorLiveResponse>>>,
+  Holds<Same<MonitorSnapshot, z.output<typeof monitorLiveResponse>>>,
   Holds<Same<MonitorMetrics, z.output<typeof monitorMetricsResponse>>>,
 ];

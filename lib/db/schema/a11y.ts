@@ -4,6 +4,9 @@ import { epochMs } from './columns';
 import { runs } from './runs';
 import { sites } from './sites';
 
+/** One example element of a finding as stored: its selector, and the snippet and summary axe gave. */
+export type StoredA11yNode = { selector: string; snippet?: string; summary?: string };
+
 export const a11yFindings = pgTable(
   'a11y_findings',
   {
@@ -20,7 +23,8 @@ export const a11yFindings = pgTable(
     help_url: text('help_url').notNull(),
     type: text('type', { enum: ['violation', 'incomplete'] }).notNull(),
     count: integer('count').notNull(),
-    nodes: text('nodes').notNull().default('[]'),
+    /** Example elements axe matched, capped (lib/a11y/findings.ts `A11yNode`). */
+    nodes: jsonb('nodes').$type<StoredA11yNode[]>().notNull().default([]),
     created_at: epochMs('created_at').notNull(),
     standards: jsonb('standards').$type<{
       wcagLevel: 'A' | 'AA' | 'AAA' | null;

@@ -1,4 +1,4 @@
-import { bigint, integer } from 'drizzle-orm/pg-core';
+import { bigint, customType, integer } from 'drizzle-orm/pg-core';
 
 /** Epoch milliseconds. bigint in Postgres, a JS number in code (safe until the year 287396). */
 export const epochMs = (name: string) => bigint(name, { mode: 'number' });
@@ -7,3 +7,6 @@ export const epochMs = (name: string) => bigint(name, { mode: 'number' });
 export const flag = (name: string) => integer(name).$type<0 | 1>().notNull();
 
 export const now = () => Date.now();
+
+/** Raw bytes: PGlite reads bytea as a Uint8Array, node-postgres and Neon as a Buffer (one). */
+export const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });

@@ -147,7 +147,123 @@ export const mailMessages = pgTable(
     html: text('html'),
     transport: text('transport', { enum: ['outbox', 'resend'] }).notNull(),
     provider_id: text('provider_id'),
+    /** Headers sent with it beyond the provider's own (List-Unsubscribe, List-Unsubscribe-Post). */
+    headers: jsonb('headers').$type<Record<string, string>>(),
     created_at: epochMs('created_at').notNull(),
   },
   (t) => [index('mail_messages_to_idx').on(t.to, t.created_at)],
+);
+
+/**
+ * One webhook receiver's health, shared by all its deliveries (lib/notify/breaker.ts): a circuit
+ * breaker and the lane its deliveries are sent on. Keyed like the deliveries (`receiver_key`), so a
+ * webhook named in several lists, or in a monitor's own alert targets, is one receiver.
+ *
+ * `consecutive_failures` counts failed attempts since the last success; at the threshold the circuit
+ * opens until `open_until` (backoff doubling with `opens`). Past `open_until` it is half-open: one
+ * delivery goes out (a receiver is never sent two at once); its success closes the circuit, its
+ * failure opens it again for longer. `slow` puts the receiver's deliveries on the slow lane: its last
+ * attempt timed out or took longer than SLOW_SEND_MS.
+ */
+export const notificationReceivers = pgTable(
+  'notification_receivers',
+  {
+    tenant_id: text('tenant_id').notNull(),
+    receiver_key: text('receiver_key').notNull(),
+    channel: text('channel', { enum: ['slack', 'discord', 'teams', 'http'] }).notNull(),
+    /** The URL as anyone may see it (origin only, lib/notify/webhook.ts elideUrlPath). */
+    label: text('label').notNull(),
+    consecutive_failures: integer('consecutive_failures').notNull().default(0),
+    /** Times the circuit opened since the last success: the backoff's exponent. */
+    opens: integer('opens').notNull().default(0),
+    opened_at: epochMs('opened_at'),
+    open_until: epochMs('open_until'),
+    slow: integer('slow').$type<0 | 1>().notNull().default(0),
+    last_failure: text('last_failure'),
+    last_failure_at: epochMs('last_failure_at'),
+    last_success_at: epochMs('last_success_at'),
+    updated_at: epochMs('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant_id, t.receiver_key] })],
+);
+
+/**
+ * Every address an organization mails notifications to, member or not, by lower-cased address
+ * (lib/notify/consent.ts). An address outside the organization receives nothing until it confirmed
+ * (`confirmed_at`): saving it in a list or a monitor sends one confirmation mail whose link carries a
+ * random token, kept here only as its SHA-256. A member's row exists once they were mailed: its id
+ * is what their unsubscribe links name.
+ */
+export const notificationAddresses = pgTable(
+  'notification_addresses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant_id: text('tenant_id').notNull(),
+    /** Trimmed and lower-cased. */
+    address: text('address').notNull(),
+    /** SHA-256 (hex) of the outstanding confirmation link's token; null once confirmed or before one was sent. */
+    confirm_token_hash: text('confirm_token_hash'),
+    confirm_sent_at: epochMs('confirm_sent_at'),
+    confirm_expires_at: epochMs('confirm_expires_at'),
+    /** Why the last confirmation mail did not go out (a limit, the mail provider), if it did not. */
+    confirm_error: text('confirm_error'),
+    confirmed_at: epochMs('confirmed_at'),
+    created_at: epochMs('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('notification_addresses_address_idx').on(t.tenant_id, t.address),
+    uniqueIndex('notification_addresses_token_idx').on(t.confirm_token_hash),
+  ],
+);
+
+/**
+ * One (address, topic) an address stopped through its one-click unsubscribe link (RFC 8058): that
+ * organization sends it no more mail of the topic until an owner or admin subscribes it again.
+ */
+export const notificationUnsubscribes = pgTable(
+  'notification_unsubscribes',
+  {
+    address_id: uuid('address_id')
+      .notNull()
+      .references(() => notificationAddresses.id, { onDelete: 'cascade' }),
+    tenant_id: text('tenant_id').notNull(),
+    topic: text('topic').notNull(),
+    created_at: epochMs('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.address_id, t.topic] })],
+);
+
+/**
+ * Every confirmation mail sent, for its limits (per address and organization, per organization, per
+ * address across organizations over a day); rows older than two days are deleted as new ones come.
+ */
+export const notificationConfirmationSends = pgTable(
+  'notification_confirmation_sends',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant_id: text('tenant_id').notNull(),
+    address: text('address').notNull(),
+    sent_at: epochMs('sent_at').notNull(),
+  },
+  (t) => [
+    index('notification_confirmation_sends_tenant_idx').on(t.tenant_id, t.sent_at),
+    index('notification_confirmation_sends_address_idx').on(t.address, t.sent_at),
+  ],
+);
+
+/**
+ * An owner or admin who became one after the organization was made (an invitation accepted with
+ * that role, a promotion) is offered to receive alerts once: the offer stays until they answer it
+ * ("Alert me" or dismissed), and a later promotion offers again. Nobody is added without the click.
+ */
+export const alertOffers = pgTable(
+  'alert_offers',
+  {
+    tenant_id: text('tenant_id').notNull(),
+    user_id: text('user_id').notNull(),
+    offered_at: epochMs('offered_at').notNull(),
+    /** When they accepted or dismissed it; null while it is open. */
+    answered_at: epochMs('answered_at'),
+  },
+  (t) => [primaryKey({ columns: [t.tenant_id, t.user_id] })],
 );

@@ -1,10 +1,7 @@
-import { customType, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './auth';
-import { epochMs } from './columns';
+import { bytes, epochMs } from './columns';
 import { sites } from './sites';
-
-/** Raw bytes: PGlite reads bytea as a Uint8Array, node-postgres and Neon as a Buffer (one). */
-const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 /**
  * The last monthly report PDF printed per (tenant, site, month), with the fingerprint of the HTML it
@@ -28,14 +25,22 @@ export const reportPdfs = pgTable(
 );
 
 /**
- * Who is printing a report for the organization now, until when (lib/reports/cache.ts): one
- * Chromium print per organization at a time, across every server process. A holder that died
- * leaves a lease that simply runs out.
+ * The server-wide print queue (lib/reports/queue.ts): one row per request that needs Chromium,
+ * `waiting` for its turn or `printing`, until `until`. At most REPORT_PRINTS_MAX rows print at once
+ * and one per organization; REPORT_PRINT_QUEUE_MAX rows wait. A row whose process died is not
+ * renewed and is ignored and removed once `until` has passed: a waiting request renews its row
+ * while it polls, a print's row lasts for the longest a print may take.
  */
-export const reportRenderLeases = pgTable('report_render_leases', {
-  tenant_id: text('tenant_id')
-    .primaryKey()
-    .references(() => organizations.id, { onDelete: 'cascade' }),
-  holder: text('holder').notNull(),
-  until: epochMs('until').notNull(),
-});
+export const reportPrints = pgTable(
+  'report_prints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant_id: text('tenant_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    state: text('state').$type<'waiting' | 'printing'>().notNull(),
+    queued_at: epochMs('queued_at').notNull(),
+    until: epochMs('until').notNull(),
+  },
+  (t) => [index('report_prints_tenant_idx').on(t.tenant_id)],
+);

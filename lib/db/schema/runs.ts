@@ -24,6 +24,13 @@ export const runs = pgTable(
     internal_broken: counter('internal_broken'),
     external_broken: counter('external_broken'),
     a11y_score: integer('a11y_score'),
+    /**
+     * The accessibility score as the run finished, with the suppressions and excludePaths of that
+     * moment; never recomputed. `a11y_score` is the latest run's figure kept in step with later
+     * suppressions and excludePaths (the spec's stored score); History shows this one, so a past
+     * run reads as it was.
+     */
+    a11y_scan_score: integer('a11y_scan_score'),
     a11y_critical: counter('a11y_critical'),
     a11y_serious: counter('a11y_serious'),
     a11y_moderate: counter('a11y_moderate'),
@@ -41,7 +48,7 @@ export const runs = pgTable(
     error: text('error'),
     /**
      * The limits that cut this run's result short (page cap, caps on hostile input), one entry per
-     * limit, first detail kept: a partial result must never read as complete. See lib/crawl/limits.ts.
+     * limit, first detail kept: a partial result must never read as complete. See lib/crawl/runs/limits.ts.
      */
     limits_hit: jsonb('limits_hit').$type<LimitHit[]>().notNull().default([]),
     // Internal (not part of the Run resource): how the run was started and its live phase.
@@ -57,13 +64,13 @@ export const runs = pgTable(
     settings: jsonb('settings').$type<RunSettings>(),
     heartbeat_at: epochMs('heartbeat_at'),
     /**
-     * The accessibility render pass of this run (lib/a11y/pass.ts): null when the run renders
+     * The accessibility render pass of this run (lib/a11y/runs/pass.ts): null when the run renders
      * nothing, else seeding -> rendering -> finalizing -> done. A chained crawl is `completed` once
      * its crawl is finalized and its pass moves on in this column, so its broken-link results show
      * while the pages render.
      */
     a11y_phase: text('a11y_phase', { enum: ['seeding', 'rendering', 'finalizing', 'done'] }),
-    /** What the pass renders and may render, captured when it starts (lib/a11y/pass.ts). */
+    /** What the pass renders and may render, captured when it starts (lib/a11y/runs/pass.ts). */
     a11y_pass: jsonb('a11y_pass').$type<A11yPassSettings>(),
   },
   (t) => [
@@ -94,7 +101,7 @@ export type A11yPassSettings = {
 /** Why a run's result is partial: which limit was reached, in plain words. */
 export type LimitHit = { limit: RunLimit; detail: string };
 
-/** The limits a run can hit; each is recorded once per run (lib/crawl/limits.ts). */
+/** The limits a run can hit; each is recorded once per run (lib/crawl/runs/limits.ts). */
 export const RUN_LIMITS = [
   'allowance',
   'max-pages',
@@ -105,8 +112,23 @@ export const RUN_LIMITS = [
 ] as const;
 export type RunLimit = (typeof RUN_LIMITS)[number];
 
-/** One outgoing link of a crawled page: target URL, anchor text, positional selector, attributes JSON. */
-export type PageLink = [target: string, text: string | null, selector: string | null, attrs: string | null];
+/** One response of a stored redirect chain: its status and the URL that answered it. */
+export type StoredRedirectHop = { status: number; url: string };
+
+/** A link element's identifying attributes (id, class, rel, title, aria-label) that it has. */
+export type LinkAttrs = Record<string, string>;
+
+/**
+ * One outgoing link of a crawled page: target URL, anchor text, positional selector, attributes.
+ * (Crawls stored before migration 0029 hold the attributes as a JSON-encoded string; finalization
+ * reads either form with `(link ->> 3)::jsonb`.)
+ */
+export type PageLink = [
+  target: string,
+  text: string | null,
+  selector: string | null,
+  attrs: LinkAttrs | null,
+];
 
 export type RunSettings = {
   rootUrl: string;
@@ -124,12 +146,12 @@ export type RunSettings = {
 };
 
 /**
- * What the pages list (lib/crawl/pages.ts) derives from a frontier row, as SQL over crawl_urls's own
+ * What the pages list (lib/crawl/views/pages.ts) derives from a frontier row, as SQL over crawl_urls's own
  * columns: the URL's own status (the first hop's when it redirected) and its count of outgoing links
  * (null when it was not parsed as a page). The sort indexes below are on these very expressions, so
  * the list's ORDER BY ... LIMIT reads a page from an index instead of sorting the run's rows.
  */
-export const crawlUrlOwnStatus = sql`case when redirect_chain is null then status_code else coalesce((redirect_chain::jsonb -> 0 ->> 'status')::int, status_code) end`;
+export const crawlUrlOwnStatus = sql`case when redirect_chain is null then status_code else coalesce((redirect_chain -> 0 ->> 'status')::int, status_code) end`;
 export const crawlUrlOutlinks = sql`case when links is null then null else jsonb_array_length(links) end`;
 
 /**
@@ -169,7 +191,8 @@ export const crawlUrls = pgTable(
     /** Outcome once done: ok, broken, error, unverifiable, skipped (e.g. beyond maxPages). */
     verdict: text('verdict'),
     status_code: integer('status_code'),
-    redirect_chain: text('redirect_chain'),
+    /** Every response of a redirected request, the final one included; null: no redirect. */
+    redirect_chain: jsonb('redirect_chain').$type<StoredRedirectHop[]>(),
     detail: text('detail'),
     /** The crawled page's SEO facts (internal HTML pages with the SEO app on). */
     seo_facts: jsonb('seo_facts'),
@@ -205,7 +228,7 @@ export const crawlUrls = pgTable(
     index('crawl_urls_suspect_idx')
       .on(t.run_id, t.seq)
       .where(sql`${t.state} = 'pending' and ${t.lost_leases} > 0`),
-    // The pages list's sorts (lib/crawl/pages.ts SORT_KEY, then url) over a finished run's rows, which
+    // The pages list's sorts (lib/crawl/views/pages.ts SORT_KEY, then url) over a finished run's rows, which
     // finalization gives their inlinks all at once: a running crawl's rows are not indexed, so the
     // crawl's own writes maintain none of these.
     ...(
@@ -219,7 +242,7 @@ export const crawlUrls = pgTable(
     ).map(([name, key]) =>
       index(`crawl_urls_sort_${name}_idx`).on(t.run_id, key, t.url).where(sql`${t.inlinks} is not null`),
     ),
-    // A URL's inlinks (lib/crawl/url-detail.ts): the pages whose links name it as a target, found by
+    // A URL's inlinks (lib/crawl/views/url-detail.ts): the pages whose links name it as a target, found by
     // containment in their target URLs alone (one entry per target, not per anchor text or selector).
     // Over counted rows only, like the sorts: finalization fills it once, the crawl's writes never do.
     index('crawl_urls_link_targets_idx')
@@ -241,12 +264,13 @@ export const brokenLinks = pgTable(
     status: text('status', { enum: ['broken', 'error'] }).notNull(),
     status_code: integer('status_code'),
     kind: text('kind', { enum: ['internal', 'external'] }).notNull(),
-    redirect_chain: text('redirect_chain'),
+    /** The target's redirect chain, copied from its crawl_urls row. */
+    redirect_chain: jsonb('redirect_chain').$type<StoredRedirectHop[]>(),
     detail: text('detail'),
     created_at: epochMs('created_at').notNull(),
     link_text: text('link_text'),
     link_selector: text('link_selector'),
-    link_attrs: text('link_attrs'),
+    link_attrs: jsonb('link_attrs').$type<LinkAttrs>(),
   },
   (t) => [
     uniqueIndex('broken_links_run_target_source_idx').on(t.run_id, t.target_url, t.source_url),

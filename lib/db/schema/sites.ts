@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './auth';
 import { epochMs, flag } from './columns';
 
@@ -28,8 +28,10 @@ export const sites = pgTable(
     seo_enabled: flag('seo_enabled'),
     fielddata_status: text('fielddata_status').$type<'ok' | 'no-data'>(),
     fielddata_checked_at: epochMs('fielddata_checked_at'),
-    exclude_paths: text('exclude_paths').notNull().default('[]'),
-    strip_params: text('strip_params').notNull().default('[]'),
+    /** Path globs the crawl and the reports leave out (the API's `excludePaths`). */
+    exclude_paths: jsonb('exclude_paths').$type<string[]>().notNull().default([]),
+    /** Query parameter names dropped before crawling (the API's `stripParams`). */
+    strip_params: jsonb('strip_params').$type<string[]>().notNull().default([]),
   },
   (t) => [
     index('sites_tenant_idx').on(t.tenant_id, t.created_at),

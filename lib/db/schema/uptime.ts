@@ -19,6 +19,9 @@ import { sites } from './sites';
  */
 type JsonObject = object;
 
+/** A monitor's alert webhook as stored: its kind and its URL sealed (lib/crypto/webhook-urls.ts). */
+export type StoredAlertWebhook = { kind: string; sealedUrl: string };
+
 export const uptimeMonitors = pgTable(
   'uptime_monitors',
   {
@@ -27,19 +30,58 @@ export const uptimeMonitors = pgTable(
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
     tenant_id: text('tenant_id').notNull(),
-    url: text('url').notNull(),
+    /**
+     * `http`: the URL probed from the regions on the cadence. `heartbeat`: no URL; a job pings the
+     * monitor's secret ping URL (lib/uptime/heartbeats.ts) at least every `period_seconds`, and a
+     * ping missing for the period plus `grace_seconds` opens an incident (`missed_heartbeat`).
+     */
+    kind: text('kind', { enum: ['http', 'heartbeat'] })
+      .notNull()
+      .default('http'),
+    /** The URL probed; null for a heartbeat monitor, which has none. */
+    url: text('url'),
     name: text('name'),
     cadence_seconds: integer('cadence_seconds').notNull().default(60),
     timeout_seconds: integer('timeout_seconds').notNull().default(10),
     enabled: flag('enabled'),
-    alert_emails: text('alert_emails'),
-    alert_webhooks: text('alert_webhooks'),
+    /** The monitor's own alert addresses, beside the notification settings' lists. */
+    alert_emails: jsonb('alert_emails').$type<string[]>(),
+    /** The monitor's own alert webhooks, URLs sealed (lib/notify/stored-webhooks.ts). */
+    alert_webhooks: jsonb('alert_webhooks').$type<StoredAlertWebhook[]>(),
     status: text('status', { enum: ['up', 'degraded', 'down', 'unknown'] })
       .notNull()
       .default('unknown'),
     status_since: epochMs('status_since'),
     last_checked_at: epochMs('last_checked_at'),
-    /** Internal: when the next probe round is due. */
+    /**
+     * Expectations of an http monitor (lib/uptime/expectations.ts): the final status codes that
+     * count as up (`["200-299", "401"]`; empty: 2xx and 3xx), and a text that must appear in the
+     * first 1 MiB of the body (or must not, with `keyword_absent`).
+     */
+    expected_statuses: jsonb('expected_statuses').$type<string[]>().notNull().default([]),
+    keyword: text('keyword'),
+    keyword_absent: flag('keyword_absent').default(0),
+    /** A heartbeat monitor's period and grace (null for http monitors). */
+    period_seconds: integer('period_seconds'),
+    grace_seconds: integer('grace_seconds'),
+    /**
+     * A heartbeat monitor's ping token: its SHA-256 (hex) only, as for API keys; the token is shown
+     * once, at creation and at each rotation. `ping_token_hint` is its first characters, for the
+     * masked ping URL.
+     */
+    ping_token_hash: text('ping_token_hash'),
+    ping_token_hint: text('ping_token_hint'),
+    last_ping_at: epochMs('last_ping_at'),
+    /**
+     * Internal, the per-token ping limit, kept on the row the ping writes anyway: the minute
+     * (epoch ms of its start) the count is for, and the pings counted in it.
+     */
+    ping_window: epochMs('ping_window'),
+    ping_count: integer('ping_count').notNull().default(0),
+    /**
+     * Internal: when the next probe round is due; for a heartbeat monitor, the deadline of its next
+     * ping (the last ping, or the moment watching began, plus the period and the grace).
+     */
     next_probe_at: epochMs('next_probe_at'),
     /**
      * Internal, the round lease (lib/uptime/rounds.ts): a worker that claims the due round sets
@@ -65,6 +107,8 @@ export const uptimeMonitors = pgTable(
   (t) => [
     index('uptime_monitors_site_idx').on(t.tenant_id, t.site_id),
     index('uptime_monitors_due_idx').on(t.next_probe_at).where(sql`${t.enabled} = 1`),
+    // A ping finds its monitor by the token's hash alone.
+    uniqueIndex('uptime_monitors_ping_token_idx').on(t.ping_token_hash),
   ],
 );
 
@@ -78,8 +122,21 @@ export const uptimeIncidents = pgTable(
       .references(() => uptimeMonitors.id, { onDelete: 'cascade' }),
     down_at: epochMs('down_at').notNull(),
     recovered_at: epochMs('recovered_at'),
-    cause: text('cause', { enum: ['dns', 'tls', 'timeout', 'http_5xx', 'http_4xx', 'redirect', 'network'] }),
-    regions: text('regions'),
+    cause: text('cause', {
+      enum: [
+        'dns',
+        'tls',
+        'timeout',
+        'http_5xx',
+        'http_4xx',
+        'expectation',
+        'redirect',
+        'network',
+        'missed_heartbeat',
+      ],
+    }),
+    /** Each region's probe result of the round that opened it (lib/uptime's `RegionResult`). */
+    regions: jsonb('regions').$type<JsonObject[]>(),
     created_at: epochMs('created_at').notNull(),
     /** Internal, while open: healthy rounds in a row since the last down round, and when they began. */
     healthy_rounds: integer('healthy_rounds').notNull().default(0),

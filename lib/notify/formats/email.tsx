@@ -6,6 +6,7 @@ import {
   Heading,
   Hr,
   Html,
+  Img,
   Link,
   Preview,
   plainTextSelectors,
@@ -31,7 +32,23 @@ const TONE_COLOURS: Record<Message['tone'], string> = {
 
 const text = { fontSize: '15px', lineHeight: '22px', color: '#1f2937', margin: '0 0 12px' };
 
-export function NotificationEmail({ message }: { message: Message }) {
+/** The one-click unsubscribe a notification mail carries (lib/notify/consent.ts). */
+export interface Unsubscribe {
+  url: string;
+  /** What it stops, in words: "uptime alerts", "all notifications". */
+  topicName: string;
+}
+
+export function NotificationEmail({
+  message,
+  unsubscribe,
+  logoCid,
+}: {
+  message: Message;
+  unsubscribe?: Unsubscribe;
+  /** The organization's logo, attached inline under this content id; none without one. */
+  logoCid?: string;
+}) {
   return (
     <Html lang="en">
       <Head />
@@ -42,6 +59,14 @@ export function NotificationEmail({ message }: { message: Message }) {
         <Container
           style={{ backgroundColor: '#ffffff', maxWidth: '560px', margin: '24px auto', padding: '24px' }}
         >
+          {logoCid ? (
+            <Img
+              src={`cid:${logoCid}`}
+              alt={message.organizationName}
+              height="32"
+              style={{ maxHeight: '32px', maxWidth: '160px', width: 'auto', margin: '0 0 12px' }}
+            />
+          ) : null}
           <Text style={{ ...text, fontSize: '13px', fontWeight: 700, color: TONE_COLOURS[message.tone] }}>
             {TONE_WORDS[message.tone]} · {message.organizationName}
           </Text>
@@ -83,6 +108,12 @@ export function NotificationEmail({ message }: { message: Message }) {
             Sent by Sitewatch for {message.organizationName}. Owners and admins choose who receives these
             messages in the notification settings.
           </Text>
+          {unsubscribe ? (
+            <Text style={{ ...text, fontSize: '12px', color: '#6b7280' }}>
+              Do not want these? <Link href={unsubscribe.url}>Unsubscribe from {unsubscribe.topicName}</Link>{' '}
+              of {message.organizationName}.
+            </Text>
+          ) : null}
         </Container>
       </Body>
     </Html>
@@ -90,14 +121,47 @@ export function NotificationEmail({ message }: { message: Message }) {
 }
 
 /** The plain-text part keeps the heading as written (html-to-text upper-cases headings by default). */
-const TEXT_SELECTORS = [...plainTextSelectors, { selector: 'h1', options: { uppercase: false } }];
+const TEXT_SELECTORS = [
+  ...plainTextSelectors,
+  { selector: 'h1', options: { uppercase: false } },
+  // The logo is the organization's name as a picture: the text already names it.
+  { selector: 'img', format: 'skip' },
+];
 
-/** The mail for one receiver: subject, HTML and plain text. */
-export async function emailMessage(to: string, message: Message): Promise<MailMessage> {
-  const element = <NotificationEmail message={message} />;
+/**
+ * The mail for one receiver: subject, HTML and plain text, and with an unsubscribe link, the RFC 8058
+ * headers: `List-Unsubscribe` (the HTTPS URL a mail client POSTs to) and `List-Unsubscribe-Post:
+ * List-Unsubscribe=One-Click`, which tells it the POST alone unsubscribes, with no page to visit.
+ */
+export async function emailMessage(
+  to: string,
+  message: Message,
+  unsubscribe?: Unsubscribe,
+  logoCid?: string,
+): Promise<MailMessage> {
+  const element = (
+    <NotificationEmail
+      message={message}
+      {...(unsubscribe ? { unsubscribe } : {})}
+      {...(logoCid ? { logoCid } : {})}
+    />
+  );
   const [html, text] = await Promise.all([
     render(element),
     render(element, { plainText: true, htmlToTextOptions: { selectors: TEXT_SELECTORS } }),
   ]);
-  return { to, subject: message.title, html, text };
+  return {
+    to,
+    subject: message.title,
+    html,
+    text,
+    ...(unsubscribe
+      ? {
+          headers: {
+            'List-Unsubscribe': `<${unsubscribe.url}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          },
+        }
+      : {}),
+  };
 }

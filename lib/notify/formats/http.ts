@@ -14,14 +14,16 @@ import type { Message } from '../message';
  *   24 hours after a rotation.
  *
  * Body: `type` (e.g. `uptime.down`), `id` (the event's id: the same for every receiver of the event),
- * `timestamp` (when the event happened, ISO 8601) and `data` (the event's fields, the organization,
- * the site and `dashboardUrl`).
+ * `timestamp` (when the event happened) and `data` (the event's fields, the organization, the site
+ * and `dashboardUrl`). Every time in the body is integer epoch milliseconds, the API's one time
+ * format (`timestamp`, `downAt`, `recoveredAt`, ...); only the signature header's
+ * `webhook-timestamp` is in seconds, as Standard Webhooks defines it.
  */
 export function httpBody(message: Message): string {
   return JSON.stringify({
     type: message.type,
     id: message.eventId,
-    timestamp: new Date(message.occurredAt).toISOString(),
+    timestamp: message.occurredAt,
     data: message.data,
   });
 }

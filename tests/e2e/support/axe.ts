@@ -12,6 +12,10 @@ type Violation = { id: string; impact: string | null; help: string; nodes: Array
 
 /** Runs axe-core in the page and fails with a readable list when it finds anything. */
 export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  // A router.refresh() in flight (after a save) takes the <title> out of the head for a moment and
+  // puts it back with the refreshed metadata; axe must judge the page, not that moment. A page with
+  // no title at all still fails: here after the wait, or in axe's document-title rule.
+  await expect(page, `${label}: the document has a title`).toHaveTitle(/\S/);
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async (tags) => {
     const axe = (

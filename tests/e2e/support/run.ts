@@ -40,18 +40,34 @@ export function lastSignInCodeFor(email: string): string | undefined {
   return [...log.matchAll(pattern)].at(-1)?.[1];
 }
 
-/** The invitation link mailed to `email`, from the outbox body printed under the subject line. */
-export async function invitationLinkFor(email: string, timeoutMs = 15_000): Promise<string> {
+/**
+ * The newest link to `path` (`/invite/`, `/confirm/`, `/unsubscribe/`) in a mail to `email` whose
+ * subject matches `subject`, from the outbox body printed under the subject line. Links already
+ * seen (`except`) are skipped, so a second mail of the same kind is waited for. Waits for it to appear.
+ */
+export async function linkMailedTo(
+  email: string,
+  subject: string,
+  path: string,
+  { except = [], timeoutMs = 15_000 }: { except?: string[]; timeoutMs?: number } = {},
+): Promise<string> {
   const pattern = new RegExp(
-    `mail to=${escapeRegExp(email)} subject="[^"]*invited you[^"]*"[\\s\\S]*?(https?://\\S+/invite/[0-9a-f-]{36})`,
+    `mail to=${escapeRegExp(email)} subject="[^"]*${subject}[^"]*"[^\\n]*\\n(?:(?!mail to=)[\\s\\S])*?(https?://[^\\s\\]>)"]+${escapeRegExp(path)}[^\\s\\]>)"]+)`,
     'g',
   );
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const log = readFileSync(join(runDir(), 'server.log'), 'utf8');
-    const link = [...log.matchAll(pattern)].at(-1)?.[1];
+    const link = [...log.matchAll(pattern)]
+      .map((m) => m[1]!)
+      .filter((l) => !except.includes(l))
+      .at(-1);
     if (link) return link;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`no invitation for ${email} appeared in the server log`);
+  throw new Error(`no mail to ${email} with a ${path} link appeared in the server log`);
 }
+
+/** The invitation link mailed to `email`. */
+export const invitationLinkFor = (email: string, timeoutMs = 15_000) =>
+  linkMailedTo(email, 'invited you', '/invite/', { timeoutMs });

@@ -1,7 +1,8 @@
-import createClient from 'openapi-fetch';
+import createClient, { type ParamsOption, type RequestBodyOption } from 'openapi-fetch';
 import { ROUTES } from '@/app/api/v1/routes';
 import type { HttpMethod } from '@/lib/api/methods';
 import { BASE } from '../auth';
+import { type CallOptions, type CallResult, readAnswer, requestOf } from '../http';
 import type { paths } from './v1';
 
 /*
@@ -36,4 +37,103 @@ export async function routeFetch(request: Request): Promise<Response> {
 /** A client authenticated with an API key, as an integration holds one. */
 export function apiClient(apiKey: string) {
   return createClient<paths>({ baseUrl: BASE, fetch: routeFetch, headers: { 'x-api-key': apiKey } });
+}
+
+/* The integration tests' client: the same generated types, answering as `call` does. */
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type PathWith<M extends Method> = {
+  [P in keyof paths]: paths[P] extends Record<M, object> ? P : never;
+}[keyof paths];
+type Operation<P extends keyof paths, M extends Method> = paths[P] extends Record<M, infer O> ? O : never;
+
+/**
+ * What a request to `P` with `M` may carry: the documented path and query parameters and JSON body
+ * (openapi-fetch's own option types), and extra headers. Not inferred from the argument, so an
+ * undocumented body field or parameter is an excess property and fails typecheck.
+ */
+export type RequestOptions<P extends keyof paths, M extends Method> = ParamsOption<Operation<P, M>> &
+  RequestBodyOption<Operation<P, M>> & { headers?: Record<string, string> };
+
+/** The query parameters `M` on `P` takes, for tests that build them in a helper. */
+export type Query<P extends keyof paths, M extends Method> = NonNullable<
+  NonNullable<RequestOptions<P, M>['params']>['query']
+>;
+
+/** The JSON body `M` on `P` takes, for tests that build one in a helper. */
+export type RequestBody<P extends keyof paths, M extends Method> = NonNullable<RequestOptions<P, M>['body']>;
+
+type Send<M extends Method, Answer> = <P extends PathWith<M>>(
+  path: P,
+  // Optional when nothing in it is required (no path parameter, no required body).
+  ...init: object extends RequestOptions<P, M> ? [RequestOptions<P, M>?] : [RequestOptions<P, M>]
+) => Promise<Answer>;
+
+/** An answer without its headers, for tests that compare whole answers with toEqual. */
+export type StatusAndBody = Omit<CallResult, 'headers'>;
+
+/** Who sends the requests: a dashboard session's token, an API key, or nobody (public routes). */
+export type Credential = { token?: string; apiKey?: string };
+
+export type RoutesClient<Answer = CallResult> = {
+  GET: Send<'get', Answer>;
+  POST: Send<'post', Answer>;
+  PUT: Send<'put', Answer>;
+  PATCH: Send<'patch', Answer>;
+  DELETE: Send<'delete', Answer>;
+  /**
+   * The escape hatch for what the types forbid on purpose (malformed JSON, a body or parameter the
+   * document refuses, an undocumented method): `call`'s options with the public path (`/v1/...`),
+   * sent under /api like the typed requests, through ROUTES, with this client's credential.
+   */
+  raw(options: Omit<CallOptions, 'token' | 'apiKey' | 'params'>): Promise<Answer>;
+};
+
+/**
+ * The generated client driving the /v1 route handlers in process: each request a real Request built
+ * by openapi-fetch from the typed path, parameters and body, under /api/v1 as the proxy hands it
+ * on, dispatched through ROUTES to the handler, and answered as `call` answers
+ * (`{ status, body, headers }`), so the tests' assertions read the same on either; with
+ * `{ headers: false }`, `{ status, body }` only.
+ */
+export function v1(credential?: Credential): RoutesClient;
+export function v1(credential: Credential, options: { headers: false }): RoutesClient<StatusAndBody>;
+export function v1(
+  credential: Credential = {},
+  options: { headers?: false } = {},
+): RoutesClient | RoutesClient<StatusAndBody> {
+  const read = async (res: Response): Promise<CallResult | StatusAndBody> => {
+    const { status, body, headers } = await readAnswer(res);
+    return options.headers === false ? { status, body } : { status, body, headers };
+  };
+  const headers: Record<string, string> = {};
+  if (credential.token) headers.authorization = `Bearer ${credential.token}`;
+  if (credential.apiKey) headers['x-api-key'] = credential.apiKey;
+  // Typed at the RoutesClient methods; underneath, one untyped request function serves them all.
+  const client = createClient<Record<string, Record<Method, object>>>({ baseUrl: `${BASE}/api`, headers });
+  const send =
+    (method: Method) =>
+    async (path: string, init: { headers?: Record<string, string> } = {}) => {
+      let answer: Response | undefined;
+      await client.request(method, path, {
+        ...init,
+        // The answer is read here as `call` reads it: openapi-fetch gets a copy and leaves it unread.
+        parseAs: 'stream',
+        fetch: async (request: Request) => {
+          answer = await routeFetch(request);
+          return answer.clone();
+        },
+      });
+      if (!answer) throw new Error(`${method.toUpperCase()} ${path}: no request was sent`);
+      return read(answer);
+    };
+  return {
+    GET: send('get'),
+    POST: send('post'),
+    PUT: send('put'),
+    PATCH: send('patch'),
+    DELETE: send('delete'),
+    raw: async (options) =>
+      read(await routeFetch(requestOf({ ...options, path: `/api${options.path}`, ...credential }))),
+  };
 }

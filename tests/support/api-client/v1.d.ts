@@ -28,6 +28,26 @@ export interface paths {
         patch: operations["patchV1Billing"];
         trace?: never;
     };
+    "/v1/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an address: it agrees to receive the organization notifications
+         * @description Public: the token of the confirmation link is the credential (32 random bytes; only its SHA-256 is stored). From then on the address receives the notifications the organization sends it. The link is valid 72 hours; confirming twice answers the same.
+         */
+        post: operations["postV1ConfirmByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/keys": {
         parameters: {
             query?: never;
@@ -260,6 +280,50 @@ export interface paths {
         patch: operations["patchV1Notifications"];
         trace?: never;
     };
+    "/v1/notifications/alert-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your open offer to receive alerts, as a new owner or admin
+         * @description A member who accepts an invitation as an owner or admin, or is made one, is offered to receive the organization's uptime and performance alerts; nobody is added without answering. The offer stays open until answered (or until they receive both kinds anyway). Owners and admins only, from a dashboard session.
+         */
+        get: operations["getV1NotificationsAlertOffer"];
+        put?: never;
+        /**
+         * Answer the offer to receive alerts ("Alert me" or dismiss)
+         * @description accept true adds the signed-in member to the organization's uptimeRecipients and perfAlertRecipients (where they are not already; with no offer open too) and closes the offer; false closes it and changes no list. Answers the org defaults as they are then.
+         */
+        post: operations["postV1NotificationsAlertOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/confirmations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send another confirmation mail to an outside address
+         * @description An address outside the organization receives nothing until it confirms through the link of its confirmation mail (one goes out when a list or monitor first names it). This sends another, with a new link (the previous one stops working). Confirmation mails are limited: one per address every 10 minutes and 3 a day from an organization, 30 a day per organization, 5 a day to one address from all organizations.
+         */
+        post: operations["postV1NotificationsConfirmations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/notifications/deliveries": {
         parameters: {
             query?: never;
@@ -274,6 +338,46 @@ export interface paths {
         get: operations["getV1NotificationsDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/receivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook receivers' health: circuit breaker and delivery lane
+         * @description Every webhook the organization has been sent to, shown by its origin only: its circuit (closed; open after 3 failed attempts in a row, nothing sent until retryAt, the wait doubling from 30 s to 30 min; half-open once retryAt passes, when the next delivery closes it on success), whether it is on the slow lane, its last failure and how many deliveries wait for it. Owners and admins only, from a dashboard session.
+         */
+        get: operations["getV1NotificationsReceivers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/resubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe an address to a topic again after it unsubscribed
+         * @description Removes an unsubscribe the address made with the one-click link of a mail. A member's address receives the topic again at once; an address outside the organization becomes pending and is sent a new confirmation mail (within the confirmation limits): nothing reaches it until it confirms, so an organization cannot undo a stranger's unsubscribe.
+         */
+        post: operations["postV1NotificationsResubscribe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -315,6 +419,54 @@ export interface paths {
          */
         post: operations["postV1NotificationsTest"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's name and logo
+         * @description The caller's active organization: its name, slug and the logo that brands its reports. Any member, from a dashboard session.
+         */
+        get: operations["getV1Organization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename the organization
+         * @description Owners and admins, from a dashboard session. The name is trimmed and must be one line of 1 to 100 characters; reports and mails use it from the next one on.
+         */
+        patch: operations["patchV1Organization"];
+        trace?: never;
+    };
+    "/v1/organization/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the organization's logo
+         * @description Owners and admins, from a dashboard session. `{contentType, data}`: a PNG or JPEG of at most 100 KB, base64. The bytes must be the declared type (their signature is checked); SVG is refused. Replaces the previous logo.
+         */
+        put: operations["putV1OrganizationLogo"];
+        post?: never;
+        /**
+         * Remove the organization's logo
+         * @description Owners and admins, from a dashboard session. Answers the organization without a logo.
+         */
+        delete: operations["deleteV1OrganizationLogo"];
         options?: never;
         head?: never;
         patch?: never;
@@ -536,6 +688,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sites/{id}/maintenance-windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's maintenance windows
+         * @description Filtered by state (upcoming, active, past) or all of them; upcoming and active windows soonest first, past ones and the unfiltered list latest first; keyset-paginated.
+         */
+        get: operations["getV1SitesByIdMaintenanceWindows"];
+        put?: never;
+        /**
+         * Schedule a maintenance window for some or all of the site’s monitors
+         * @description From startsAt to endsAt the covered monitors are still probed, but a failing round opens no incident and alerts nobody, and the time counts neither as up nor as down. A monitor still failing when the window ends opens its incident then, with one alert. Status pages listing a covered monitor announce the window ahead and while it lasts.
+         */
+        post: operations["postV1SitesByIdMaintenanceWindows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{id}/maintenance-windows/{windowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One maintenance window
+         * @description Its times, its state now and the monitors it covers.
+         */
+        get: operations["getV1SitesByIdMaintenanceWindowsByWindowId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a maintenance window
+         * @description An upcoming window is cancelled; one under way ends at once (a monitor still failing opens its incident on its next round); a past one is forgotten and its time counts like any other.
+         */
+        delete: operations["deleteV1SitesByIdMaintenanceWindowsByWindowId"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a maintenance window; omitted fields keep their value
+         * @description Before it begins, anything may change. Under way, its start is fixed and its end may move, to now at the earliest (which ends it). monitorIds replaces the list; null covers every monitor of the site.
+         */
+        patch: operations["patchV1SitesByIdMaintenanceWindowsByWindowId"];
+        trace?: never;
+    };
     "/v1/sites/{id}/notifications": {
         parameters: {
             query?: never;
@@ -633,7 +837,7 @@ export interface paths {
         };
         /**
          * The site's branded monthly report as a PDF
-         * @description The stakeholder report the monthly mail attaches: the organization's name, the period, then broken links and their trend over the month's completed crawls, the SEO score, the accessibility score and WCAG 2.2 AA verdict of the month's last scan, and uptime and incidents per monitor, in that order; the section of an app that is off for the site is left out. Printed by Chromium (a second or two) when its content has changed since the last print of the month, else the stored print is sent; an organization's reports are printed one at a time, and a request that finds another print of its organization under way waits for it (up to 10 s).
+         * @description The stakeholder report the monthly mail attaches: the organization's name, the period, then broken links and their trend over the month's completed crawls, the SEO score, the accessibility score and WCAG 2.2 AA verdict of the month's last scan, and uptime and incidents per monitor, in that order; the section of an app that is off for the site is left out. Printed by Chromium (a second or two) when its content has changed since the last print of the month (the current month included), else the stored print is sent. Prints wait their turn in a queue shared by the whole service: REPORT_PRINTS_MAX at once (default 2), one per organization, up to REPORT_PRINT_QUEUE_MAX waiting (default 8) and 2 per organization; a request that finds no place, or no turn within 15 s, is 429.
          */
         get: operations["getV1SitesByIdReportsMonthly"];
         put?: never;
@@ -984,6 +1188,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sites/{id}/uptime/monitors/{monitorId}/ping-url/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a heartbeat monitor's ping URL; the answer shows the new one in full, once
+         * @description A new secret ping URL replaces the old one at once: pings to the old URL answer 404 from now on. Only the token's hash is kept, so ping_url is in full in this answer alone (and in the one that created the monitor); every read masks it. The monitor's deadline and state are unchanged: update the job before its next ping is due.
+         */
+        post: operations["postV1SitesByIdUptimeMonitorsByMonitorIdPingUrlRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sites/{id}/url-details": {
         parameters: {
             query?: never;
@@ -1024,6 +1248,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/status-pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's status pages
+         * @description Newest first, with each page’s listed monitors and public address. Owners, admins and API keys without a site scope.
+         */
+        get: operations["getV1StatusPages"];
+        put?: never;
+        /**
+         * Publish a status page at /status/{slug}
+         * @description The page shows the listed monitors (current status, 90 days of daily uptime, recent incidents) to anyone, with no credential, and nothing else of the organization. Monitor URLs, accessibility scores and broken-link counts are shown only when chosen.
+         */
+        post: operations["postV1StatusPages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/status-pages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One status page
+         * @description Its settings, listed monitors and public address.
+         */
+        get: operations["getV1StatusPagesById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a status page
+         * @description Its address answers 404 at once and is free for any organization to take.
+         */
+        delete: operations["deleteV1StatusPagesById"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a status page; omitted fields keep their value
+         * @description monitorIds replaces the list (and its order). A new slug moves the page at once: the old address answers 404. The public page shows the change on its next request.
+         */
+        patch: operations["patchV1StatusPagesById"];
+        trace?: never;
+    };
+    "/v1/status-pages/{id}/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A status page's incidents with their updates
+         * @description What the page shows: its listed monitors' consensus incidents and its manual incidents, ongoing or of the last 90 days, newest first, each with the updates posted on this page.
+         */
+        get: operations["getV1StatusPagesByIdIncidents"];
+        put?: never;
+        /**
+         * Open a manual incident on a status page
+         * @description For something no monitor sees. The message is its first update; it stays open (and raises the headline to its impact) until an update says resolved.
+         */
+        post: operations["postV1StatusPagesByIdIncidents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/status-pages/{id}/incidents/{incidentId}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post an update on an incident of a status page
+         * @description On a listed monitor's incident or one of the page's manual incidents; the page, summary.json and feed.atom show it. resolved closes a manual incident; a monitor's incident resolves when its checks recover.
+         */
+        post: operations["postV1StatusPagesByIdIncidentsByIncidentIdUpdates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058) from one topic of one organization
+         * @description Public: the signed token in the List-Unsubscribe URL of a notification mail is the credential. The organization sends that address no more mail of the topic (uptime, crawl, search, performance, report, billing; `all` from a test mail) until an owner or admin subscribes it again, which for an address outside the organization takes a new confirmation. The request body (`List-Unsubscribe=One-Click`) is accepted and not needed. Unsubscribing twice answers the same.
+         */
+        post: operations["postV1UnsubscribeByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -1050,8 +1390,15 @@ export interface components {
     schemas: {
         /** @description The body of every error answer */
         Error: {
-            /** @description What went wrong, naming the field when one is invalid */
+            /** @description What went wrong; on a 422, every problem of the input, each naming its field */
             error: string;
+            /** @description On a 422: every problem of the input, one entry each (an unknown field is named, with the message "is not a field of this request (unknown field)") */
+            issues?: {
+                /** @description The field's path, e.g. `alertWebhooks.0.url` */
+                field: string;
+                /** @description What is wrong with it */
+                message: string;
+            }[];
         };
         /** @description One rule failing (or needing review) on one page */
         A11yFinding: {
@@ -1170,12 +1517,25 @@ export interface components {
                 totals: {
                     /** @description criteria with a confirmed violation */
                     fail: number;
-                    /** @description criteria whose rules ran and passed */
+                    /** @description criteria with no automated failures: rules mapping to them ran and none failed (not a pass of the criterion; see reading) */
                     pass: number;
                     /** @description criteria no rule could judge */
                     manual: number;
                     /** @description WCAG 2.2 criteria (86) */
                     total: number;
+                };
+                /** @description criteria by reading (what the dashboard counts). Not in the specification. */
+                readings: {
+                    /** @description criteria that read as failing */
+                    fails: number;
+                    /** @description criteria that read as passing (manual check, or complete automated coverage) */
+                    passes: number;
+                    /** @description criteria a manual check found not applicable */
+                    "not-applicable": number;
+                    /** @description criteria with no automated failures on partial coverage */
+                    "no-automated-failures": number;
+                    /** @description criteria no rule judged and nobody has checked */
+                    untested: number;
                 };
                 /** @description every WCAG 2.2 criterion, by principle and guideline */
                 principles: {
@@ -1197,10 +1557,20 @@ export interface components {
                              */
                             level: "A" | "AA" | "AAA";
                             /**
-                             * @description fail: a confirmed violation; pass: rules ran and passed; manual: no rule could judge it
+                             * @description fail: a confirmed violation; pass: no automated failures (rules mapping to it ran and none failed; not a pass of the criterion, see reading); manual: no rule could judge it
                              * @enum {string}
                              */
                             status: "fail" | "pass" | "manual";
+                            /**
+                             * @description how much of the criterion the automated rules covered: complete when every rule the scan runs for it found something to check and passed, with no needs-review result and no suppressed violation; partial when some ran; none when none did. Not in the specification.
+                             * @enum {string}
+                             */
+                            automated: "complete" | "partial" | "none";
+                            /**
+                             * @description what the criterion reads as, the manual check laid over status: fails (a confirmed violation, or a manual check failed), passes (a manual check verified, or complete automated coverage), not-applicable (manual check), no-automated-failures (status pass on partial coverage), untested (status manual). Never changes status, score or verdict. Not in the specification.
+                             * @enum {string}
+                             */
+                            reading: "fails" | "passes" | "not-applicable" | "no-automated-failures" | "untested";
                             /** @description pages failing it (fail) or where a rule passed (pass) */
                             pages: number;
                             /** @description the rules behind the status */
@@ -1409,8 +1779,40 @@ export interface components {
                 /** @description epoch milliseconds */
                 pausedAt: number;
             }[];
-            /** @description uptime monitors held at the organization's pooled monitor allowance (2 per site) with overage off: the newest past it are not probed until overage is turned on, a monitor is deleted or a site added; 0 with overage on */
+            /** @description uptime monitors held at the organization's pooled monitor allowance (ALLOWANCE_MONITORS per site) with overage off: the newest past it are not probed until overage is turned on, a monitor is deleted or a site added; 0 with overage on */
             monitorsHeld: number;
+            /** @description the subscription: plan, price and what it includes. Not in the specification. */
+            subscription: {
+                /** @description the plan's name (PLAN_NAME) */
+                plan: string;
+                /** @description its price per billing period, in USD cents (PLAN_PRICE_CENTS) */
+                priceCents: number;
+                /** @description sites it includes (INCLUDED_SITES) */
+                includedSites: number;
+                /** @description what each site may use per period before overage */
+                allowances: {
+                    /** @description pages crawled per site per period */
+                    pagesCrawled: number;
+                    /** @description pages rendered per site per period */
+                    pagesRendered: number;
+                    /** @description uptime monitors per site, pooled across the organization */
+                    monitors: number;
+                };
+            };
+            /** @description the overage price list (PRICE_* settings), whether overage is on or off. Not in the specification. */
+            prices: {
+                /**
+                 * @description what is billed
+                 * @enum {string}
+                 */
+                item: "extra-site" | "pages-crawled" | "pages-rendered" | "extra-monitors";
+                /** @description the price's unit in plain words */
+                unit: string;
+                /** @description price per `per` units of `unit`, in USD cents */
+                unitPriceCents: number;
+                /** @description how many units the price is for (1000 for pages) */
+                per: number;
+            }[];
             /** @description the bill projected from this period's metered usage */
             projected: {
                 /** @description billing period YYYY-MM (UTC month) */
@@ -1422,8 +1824,21 @@ export interface components {
                 currency: "USD";
                 /** @description one line per billed item */
                 lines: components["schemas"]["BillLine"][];
-                /** @description the sum of the lines */
+                /** @description the sum of the lines (overage only; 0 with overage off) */
                 totalCents: number;
+                /** @description the subscription's price for the period. Not in the specification. */
+                subscriptionCents: number;
+                /** @description subscriptionCents + totalCents: the period's bill at its usage so far. Not in the specification. */
+                billCents: number;
+                /** @description the same period's bill at its usage so far had overage the other setting: what turning it on (or off) makes it. Not in the specification. */
+                ifSwitched: {
+                    /** @description the other setting of the overage switch */
+                    overageEnabled: boolean;
+                    /** @description the overage lines charged under that setting */
+                    totalCents: number;
+                    /** @description the bill under that setting */
+                    billCents: number;
+                };
             };
         };
         /** @description One line of the projected bill */
@@ -1658,6 +2073,38 @@ export interface components {
             /** @description adaptive in-flight window size */
             window: number;
         };
+        /** @description Announced work on a site: its monitors are probed, but a failure opens no incident, alerts nobody and costs no uptime */
+        MaintenanceWindow: {
+            /**
+             * Format: uuid
+             * @description the window's id
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description the site whose monitors it covers
+             */
+            siteId: string;
+            /** @description what the work is */
+            title: string;
+            /** @description epoch milliseconds */
+            startsAt: number;
+            /** @description epoch milliseconds */
+            endsAt: number;
+            /**
+             * @description at the time of the answer: not begun, under way, or over
+             * @enum {string}
+             */
+            state: "upcoming" | "active" | "past";
+            /** @description true: it covers every monitor of the site, including monitors added later */
+            allMonitors: boolean;
+            /** @description the monitors it covers now, oldest first */
+            monitorIds: string[];
+            /** @description epoch milliseconds */
+            createdAt: number;
+            /** @description epoch milliseconds */
+            updatedAt: number;
+        };
         /** @description A member of the organization, with role and site access */
         Member: {
             /** @description the member's id (membership in this organization) */
@@ -1679,6 +2126,34 @@ export interface components {
             canCrawl: boolean;
             /** @description when they joined (epoch milliseconds) */
             createdAt: number;
+        };
+        /** @description An address the notifications name: its confirmation (outside addresses) and what it unsubscribed from */
+        NotificationAddress: {
+            /** @description the address, lower-cased */
+            email: string;
+            /**
+             * @description member: a member's sign-in address (no confirmation needed); confirmed; pending: asked, nothing is sent until it confirms; expired: the link ran out unconfirmed (resend)
+             * @enum {string}
+             */
+            status: "member" | "confirmed" | "pending" | "expired";
+            /** @description when the last confirmation mail went out (epoch ms) */
+            confirmationSentAt: number | null;
+            /** @description while pending: when the link of the last confirmation mail stops working */
+            confirmationExpiresAt: number | null;
+            /** @description why the last confirmation mail did not go out (a limit, the mail provider), if it did not */
+            confirmationError: string | null;
+            /** @description when the address confirmed */
+            confirmedAt: number | null;
+            /** @description topics it stopped with the one-click link of a mail, oldest first */
+            unsubscribed: {
+                /**
+                 * @description what an unsubscribe stops: uptime (incidents, certificates), crawl, search, performance, report (monthly), billing (allowance reached), all (everything from the organization; a test mail stops this)
+                 * @enum {string}
+                 */
+                topic: "uptime" | "crawl" | "search" | "performance" | "report" | "billing" | "all";
+                /** @description when (epoch ms) */
+                at: number;
+            }[];
         };
         /** @description One notification to one receiver, with every attempt */
         NotificationDelivery: {
@@ -1736,8 +2211,10 @@ export interface components {
                 /** @description origin only: the path of a chat webhook is its credential */
                 url: string;
             };
+            /** @description the webhook receiver's circuit and lane now; null for email and for a webhook not yet sent to */
+            receiverHealth: components["schemas"]["ReceiverHealth"] | null;
             /**
-             * @description pending (due at nextAttemptAt), sending, sent, failed (gave up), cancelled (member left)
+             * @description pending (due at nextAttemptAt), sending, sent, failed (gave up), cancelled (not sent, outcome says why: the member left, the address has not confirmed or unsubscribed)
              * @enum {string}
              */
             state: "pending" | "sending" | "sent" | "failed" | "cancelled";
@@ -1819,6 +2296,31 @@ export interface components {
             kind: "slack" | "discord" | "teams" | "http";
             /** @description the webhook's http(s) URL: a Slack incoming webhook, a Discord webhook, a Teams Workflows webhook, or any endpoint for http; stored encrypted, read back in full by owners and admins only */
             url: string;
+        };
+        /** @description The caller's organization: the name and logo that brand its reports */
+        Organization: {
+            /** @description the organization's id (the tenant id) */
+            id: string;
+            /** @description the organization's name */
+            name: string;
+            /** @description the organization's slug */
+            slug: string;
+            /** @description the logo that brands the organization's reports; null when none was uploaded */
+            logo: {
+                /**
+                 * @description the image's type
+                 * @enum {string}
+                 */
+                contentType: "image/png" | "image/jpeg";
+                /** @description bytes */
+                size: number;
+                /** @description SHA-256 of the image's bytes, hex: changes with the image */
+                sha256: string;
+                /** @description when it was uploaded (epoch milliseconds) */
+                updatedAt: number;
+                /** @description the image as a data: URL */
+                dataUrl: string;
+            } | null;
         };
         /** @description The account's organization cap and its use */
         OrgQuota: {
@@ -1981,6 +2483,28 @@ export interface components {
             /** @description what is wrong on the page, in plain words */
             detail: string;
         };
+        /** @description A webhook receiver's circuit breaker and delivery lane, shared by all its deliveries */
+        ReceiverHealth: {
+            /**
+             * @description closed: sent as due; open: 3 or more failed attempts in a row, nothing is sent until retryAt; half-open: retryAt has passed, the next delivery goes out and its success closes the circuit
+             * @enum {string}
+             */
+            circuit: "closed" | "open" | "half-open";
+            /** @description failed attempts in a row since the last accepted one */
+            consecutiveFailures: number;
+            /** @description when the circuit opened; null when closed */
+            openedAt: number | null;
+            /** @description when an open circuit lets its next delivery through (half-open from then); null when closed */
+            retryAt: number | null;
+            /** @description its last send timed out or took over 2 s: it is served by the slow lane of workers */
+            slow: boolean;
+            /** @description what its last failed attempt got, in plain words */
+            lastFailure: string | null;
+            /** @description when it last failed (epoch ms) */
+            lastFailureAt: number | null;
+            /** @description when it last accepted a delivery (epoch ms) */
+            lastSuccessAt: number | null;
+        };
         /** @description A URL that redirected: its chain, how it ended and who links to it */
         Redirect: {
             /** @description the redirecting URL */
@@ -2055,8 +2579,8 @@ export interface components {
             };
             /** @description the earliest certificate expiry on the way; null without HTTPS (epoch milliseconds) */
             tlsCertExpiresAt: number | null;
-            /** @description why it failed: dns, tls, timeout, http_5xx, http_4xx, redirect, network; null when none */
-            cause: ("dns" | "tls" | "timeout" | "http_5xx" | "http_4xx" | "redirect" | "network") | null;
+            /** @description why it failed: dns, tls, timeout, http_5xx, http_4xx, expectation, redirect, network; null when none */
+            cause: ("dns" | "tls" | "timeout" | "http_5xx" | "http_4xx" | "expectation" | "redirect" | "network") | null;
             /** @description what went wrong, in plain words; null when ok */
             error: string | null;
             /** @description 2 when the first attempt failed and was retried */
@@ -2075,8 +2599,8 @@ export interface components {
             failedRegions: ("na" | "eu" | "as" | "oc")[];
             /** @description the regions that succeeded slower than slowThresholdMs */
             slowRegions: ("na" | "eu" | "as" | "oc")[];
-            /** @description the failing regions' majority cause: dns, tls, timeout, http_5xx, http_4xx, redirect, network; null when none */
-            cause: ("dns" | "tls" | "timeout" | "http_5xx" | "http_4xx" | "redirect" | "network") | null;
+            /** @description the failing regions' majority cause: dns, tls, timeout, http_5xx, http_4xx, expectation, redirect, network; null when none */
+            cause: ("dns" | "tls" | "timeout" | "http_5xx" | "http_4xx" | "expectation" | "redirect" | "network") | null;
             /** @description degraded because one region failed (named in failedRegions) or the target is slow; null otherwise */
             degradedBy: ("region" | "slow") | null;
             /** @description a successful probe slower than this counts as slow: 2 s, or half the monitor's timeout */
@@ -2122,8 +2646,10 @@ export interface components {
             internal_broken: number;
             /** @description distinct broken targets on other hosts */
             external_broken: number;
-            /** @description accessibility score 0-100; null when the run did not scan */
+            /** @description accessibility score 0-100; null when the run did not scan. The latest scanning run's is recomputed when suppressions or excludePaths change, so it agrees with the report */
             a11y_score: number | null;
+            /** @description the accessibility score as the run finished (the suppressions and excludePaths of that moment), never recomputed: what History shows; null when the run did not scan. Not in the spec */
+            a11y_scan_score: number | null;
             /** @description confirmed accessibility issues of critical impact */
             a11y_critical: number;
             /** @description confirmed accessibility issues of serious impact */
@@ -2134,7 +2660,7 @@ export interface components {
             a11y_minor: number;
             /** @description pages the accessibility scan rendered and checked */
             a11y_pages_scanned: number;
-            /** @description distinct confirmed (page, rule) violations; 0 for crawl runs */
+            /** @description distinct confirmed (page, rule) violations of a standalone accessibility run; always 0 for crawl runs (the spec fixes it): a crawl that chained the accessibility pass counts its violations in a11y_critical + a11y_serious + a11y_moderate + a11y_minor, and GET /v1/sites/{id}/a11y-report lists them */
             a11y_issue_count: number;
             /** @description violations present in the previous accessibility run and gone in this one */
             a11y_resolved: number;
@@ -2408,6 +2934,84 @@ export interface components {
                 };
             };
         };
+        /** @description A public status page of the organization */
+        StatusPage: {
+            /**
+             * Format: uuid
+             * @description the page's id
+             */
+            id: string;
+            /** @description its public address is /status/{slug} */
+            slug: string;
+            /** @description the page's heading */
+            title: string;
+            /** @description the line under the title; null: none */
+            description: string | null;
+            /** @description the public page, absolute */
+            url: string;
+            /** @description the SVG status badge, absolute (for the embed snippet) */
+            badgeUrl: string;
+            /** @description the listed monitors, in the order the page shows them */
+            monitorIds: string[];
+            /** @description false: the public page answers 404 like an unknown slug */
+            published: boolean;
+            /** @description the page shows each listed monitor's site accessibility score */
+            showA11yScore: boolean;
+            /** @description the page shows each listed monitor's site broken-link count */
+            showBrokenLinks: boolean;
+            /** @description the page shows each listed monitor's URL */
+            showMonitorUrls: boolean;
+            /** @description epoch milliseconds */
+            createdAt: number;
+            /** @description epoch milliseconds */
+            updatedAt: number;
+        };
+        /** @description An incident a status page shows, with its updates */
+        StatusPageIncident: {
+            /**
+             * Format: uuid
+             * @description the incident's id (the monitor incident's own id for kind monitor)
+             */
+            id: string;
+            /**
+             * @description monitor: a listed monitor's consensus incident, shown by itself; manual: opened on the page
+             * @enum {string}
+             */
+            kind: "monitor" | "manual";
+            /** @description a manual incident's title; for a monitor's, its name and cause */
+            title: string;
+            /** @description resolved once closed, else the latest update’s status; null: no update yet */
+            status: ("investigating" | "identified" | "monitoring" | "resolved") | null;
+            /** @description a manual incident's effect on the headline; null for a monitor's */
+            impact: ("none" | "degraded" | "partial_outage" | "major_outage") | null;
+            /** @description the monitor, for kind monitor; null for a manual incident */
+            monitorId: string | null;
+            /** @description a monitor incident's cause (dns, tls, timeout, ...); null for manual */
+            cause: string | null;
+            /** @description epoch milliseconds */
+            startedAt: number;
+            /** @description epoch milliseconds; null while ongoing */
+            resolvedAt: number | null;
+            /** @description posted on this page, newest first */
+            updates: components["schemas"]["StatusPageIncidentUpdate"][];
+        };
+        /** @description An update posted on a status page about an incident */
+        StatusPageIncidentUpdate: {
+            /**
+             * Format: uuid
+             * @description the update's id
+             */
+            id: string;
+            /**
+             * @description where the incident stood, as this update says
+             * @enum {string}
+             */
+            status: "investigating" | "identified" | "monitoring" | "resolved";
+            /** @description what the visitors were told */
+            message: string;
+            /** @description epoch milliseconds */
+            createdAt: number;
+        };
         /** @description A downtime confirmed by 2 or more regions, closed after 2 healthy rounds or when the monitor stops being probed (spec: Uptime incident) */
         UptimeIncident: {
             /**
@@ -2426,8 +3030,8 @@ export interface components {
             down_at: number;
             /** @description when it ended: the first of the 2 healthy rounds in a row that closed it, or the moment probing stopped (closed_by says which); null while open (epoch milliseconds) */
             recovered_at: number | null;
-            /** @description the failing regions' majority cause: dns, tls, timeout, http_5xx, http_4xx, redirect, network; null when none */
-            cause: ("dns" | "tls" | "timeout" | "http_5xx" | "http_4xx" | "redirect" | "network") | null;
+            /** @description the failing regions' majority cause; missed_heartbeat for a heartbeat monitor whose job did not ping in time: dns, tls, timeout, http_5xx, http_4xx, expectation, redirect, network, missed_heartbeat; null when none */
+            cause: ("dns" | "tls" | "timeout" | "http_5xx" | "http_4xx" | "expectation" | "redirect" | "network" | "missed_heartbeat") | null;
             /** @description JSON array: every region's probe result in the confirming round */
             regions: string | null;
             /** @description when it was recorded (epoch milliseconds) */
@@ -2449,8 +3053,13 @@ export interface components {
             site_id: string;
             /** @description the owning organization */
             tenant_id: string;
-            /** @description the http(s) URL probed */
-            url: string;
+            /**
+             * @description http: a URL probed from every region on the cadence; heartbeat: a job pings its ping_url
+             * @enum {string}
+             */
+            kind: "http" | "heartbeat";
+            /** @description the http(s) URL probed; null for a heartbeat monitor */
+            url: string | null;
             /** @description its name; null shows the URL */
             name: string | null;
             /** @description seconds between rounds: 60, 300, 900, 1800, 3600 */
@@ -2463,8 +3072,22 @@ export interface components {
             alert_emails: string | null;
             /** @description JSON-encoded array of extra alert webhooks ({kind, url}); url in full for owner and admin sessions, its origin only (path shown as …) for API keys and members, since a chat webhook URL is its credential */
             alert_webhooks: string | null;
+            /** @description http monitors: the final status codes or ranges that count as up; empty: 2xx and 3xx */
+            expected_statuses: string[];
+            /** @description http monitors: a text looked for in the first 1 MiB of the body; null: the body is not read */
+            keyword: string | null;
+            /** @description 1: the keyword must not appear; 0: it must */
+            keyword_absent: 0 | 1;
+            /** @description heartbeat monitors: the most seconds between two pings; null for http monitors */
+            period_seconds: number | null;
+            /** @description heartbeat monitors: seconds after a missed period before the incident opens; null for http */
+            grace_seconds: number | null;
+            /** @description heartbeat monitors: GET or POST it (no credential, no body) to report the job alive; at most 60 pings a minute. In full only in the answer that created it or rotated it (the token is stored hashed); masked (…) everywhere else. null for http monitors */
+            ping_url: string | null;
+            /** @description heartbeat monitors: the latest ping; null before the first (epoch milliseconds) */
+            last_ping_at: number | null;
             /**
-             * @description the latest round's consensus: down (2+ regions failed), degraded (one region failed, or 2+ slow), up; unknown before the first round
+             * @description the latest round's consensus: down (2+ regions failed), degraded (one region failed, or 2+ slow), up; unknown before the first round. A heartbeat monitor: up after a ping, down once a ping was missed for its period and grace, unknown before its first ping
              * @enum {string}
              */
             status: "up" | "degraded" | "down" | "unknown";
@@ -2498,7 +3121,14 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The rate limits the request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): each policy's name, `q` its quota and `w` its window in seconds. `address`: every request per client address; `key` or `session`: per API key or dashboard session; `test-send` and `outside-send`: per organization, on test notifications and on sends to addresses the organization does not own. */
+        "RateLimit-Policy": string;
+        /** @description Where each of those limits stands: `r` what is left of the quota, `t` the seconds until the window ends and the count starts again. */
+        RateLimit: string;
+        /** @description Seconds until the refusing window ends (RFC 9110). */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2515,6 +3145,8 @@ export interface operations {
             /** @description Overage setting, paused apps and the projected bill */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2524,6 +3156,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,6 +3167,20 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2560,6 +3208,8 @@ export interface operations {
             /** @description Overage setting, paused apps and the projected bill */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2569,6 +3219,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2578,6 +3230,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2587,6 +3241,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2596,15 +3252,100 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ConfirmByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token from the link in the mail */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the address that confirmed */
+                        email: string;
+                        /** @description the organization it agreed to receive notifications from */
+                        organizationName: string;
+                        /**
+                         * @description always true: confirming twice answers the same
+                         * @constant
+                         */
+                        confirmed: true;
+                    };
+                };
+            };
+            /** @description Not found or not visible to the caller; no such link (mistyped, or replaced by a newer confirmation mail) */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the link expired: the organization can send a new one */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,6 +3366,8 @@ export interface operations {
             /** @description The keys (never their secrets) */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2637,6 +3380,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2646,6 +3391,20 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2677,6 +3436,8 @@ export interface operations {
             /** @description The key and its secret */
             201: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2691,6 +3452,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2700,6 +3463,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2709,6 +3474,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,15 +3485,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2750,6 +3533,8 @@ export interface operations {
             /** @description The key and its secret */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,6 +3549,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2773,6 +3560,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,6 +3571,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2791,6 +3582,20 @@ export interface operations {
             /** @description the key has expired and has no lifetime left to carry over */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2814,6 +3619,8 @@ export interface operations {
             /** @description The key was revoked */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2829,6 +3636,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,6 +3647,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2847,6 +3658,20 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2881,6 +3706,8 @@ export interface operations {
             /** @description The request, pending */
             201: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2893,6 +3720,8 @@ export interface operations {
             /** @description Malformed JSON; kind org_sites is retired (extra sites are self-serve through overage billing) */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2902,6 +3731,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2911,6 +3742,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2920,6 +3753,8 @@ export interface operations {
             /** @description a request for the same limit is already pending */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2929,15 +3764,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2958,6 +3809,8 @@ export interface operations {
             /** @description The account's organization cap and its use */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2967,6 +3820,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2976,6 +3831,20 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2996,6 +3865,8 @@ export interface operations {
             /** @description The account's sessions */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3008,6 +3879,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3017,6 +3890,20 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3040,6 +3927,8 @@ export interface operations {
             /** @description Signed out: its cookie and bearer token are refused from now on */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3055,6 +3944,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3064,6 +3955,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3073,6 +3966,20 @@ export interface operations {
             /** @description Not found or not visible to the caller; session not found */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3093,6 +4000,8 @@ export interface operations {
             /** @description The members */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3105,6 +4014,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3114,6 +4025,20 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3137,6 +4062,8 @@ export interface operations {
             /** @description The member was removed */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3152,6 +4079,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3161,6 +4090,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint); only an owner removes an owner */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3170,6 +4101,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3179,6 +4112,20 @@ export interface operations {
             /** @description the last owner would be lost */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3212,6 +4159,8 @@ export interface operations {
             /** @description The member */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3224,6 +4173,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3233,6 +4184,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3242,6 +4195,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint); only an owner changes the owner role */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3251,6 +4206,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3260,6 +4217,8 @@ export interface operations {
             /** @description the last owner would be lost */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3269,15 +4228,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3310,6 +4285,8 @@ export interface operations {
             /** @description Access set */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3325,6 +4302,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3334,6 +4313,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3343,6 +4324,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3352,6 +4335,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3361,6 +4346,8 @@ export interface operations {
             /** @description the member is an owner or admin */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3370,15 +4357,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3399,6 +4402,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3407,6 +4412,8 @@ export interface operations {
                         settings: components["schemas"]["NotificationSettings"];
                         /** @description sites that carry their own override, oldest site first */
                         overriddenSiteIds: string[];
+                        /** @description every outside address the lists (defaults and overrides) and monitors name, with its confirmation, and every address that unsubscribed from something; by address */
+                        addresses: components["schemas"]["NotificationAddress"][];
                         /** @description the organization's Standard Webhooks secret (whsec_ + base64) that signs http webhooks */
                         signingSecret: string;
                         /** @description after a rotation: until when (epoch ms) the previous secret still signs alongside; else null */
@@ -3417,6 +4424,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3426,6 +4435,20 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3573,6 +4596,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3585,6 +4610,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3594,6 +4621,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3603,6 +4632,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3612,15 +4643,335 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field; an invalid recipient or webhook, a list too long, or a user who is not a member */
+            /** @description Validation failure: every problem, each naming its field; an invalid recipient or webhook, a list too long, or a user who is not a member */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1NotificationsAlertOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the offer to receive uptime and performance alerts made to the signed-in member when they joined as, or were made, an owner or admin; null when none is open (answered, never made, or they already receive both) */
+                        alertOffer: {
+                            /** @description when they became an owner or admin (epoch milliseconds) */
+                            offeredAt: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1NotificationsAlertOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true ("Alert me"): add the signed-in member to uptimeRecipients and perfAlertRecipients; false: dismiss the offer */
+                    accept: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the org defaults as saved */
+                        settings: components["schemas"]["NotificationSettings"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a list to add them to already holds the most recipients it may */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1NotificationsConfirmations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description an outside address a list or monitor names that has not confirmed */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the address as it is now */
+                        address: components["schemas"]["NotificationAddress"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no list or monitor of the organization names the address */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the address already confirmed, or it is a member's */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back; a limit of confirmation mails was reached; Retry-After says when another may go */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the mail provider refused the mail */
+            502: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3652,6 +5003,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3666,6 +5019,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,15 +5030,217 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1NotificationsReceivers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description open and half-open circuits first, then failing, slow, and healthy receivers */
+                        receivers: {
+                            /**
+                             * @description slack, discord, teams: a message formatted for the chat app; http: a signed JSON POST (Standard Webhooks)
+                             * @enum {string}
+                             */
+                            kind: "slack" | "discord" | "teams" | "http";
+                            /** @description origin only: the path of a chat webhook is its credential */
+                            url: string;
+                            /** @description its circuit breaker and delivery lane now */
+                            health: components["schemas"]["ReceiverHealth"];
+                            /** @description its deliveries not yet sent (pending or in flight) */
+                            waiting: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1NotificationsResubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the address that unsubscribed */
+                    email: string;
+                    /**
+                     * @description the topic it unsubscribed from
+                     * @enum {string}
+                     */
+                    topic: "uptime" | "crawl" | "search" | "performance" | "report" | "billing" | "all";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the address as it is now */
+                        address: components["schemas"]["NotificationAddress"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the address is not unsubscribed from that topic in this organization */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3704,6 +5261,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3718,6 +5277,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3727,6 +5288,20 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3764,6 +5339,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3779,6 +5356,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3788,6 +5367,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3797,6 +5378,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3806,15 +5389,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field; not exactly one of email and webhook, or an invalid target */
+            /** @description Validation failure: every problem, each naming its field; not exactly one of email and webhook, or an invalid target */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back; the organization's test sends this minute are used up, or its sends to addresses it does not own (a webhook, an email address that is no member's) this hour */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3824,6 +5423,329 @@ export interface operations {
             /** @description the delivery failed: the error names it (unreachable, connection refused, HTTP status, timeout, private address refused, mail provider refusal) */
             502: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Organization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the organization, after the change for a write */
+                        organization: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1Organization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the organization's new name, 1 to 100 characters once trimmed; shown in reports, mails (cut to 60 characters) and the dashboard */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The organization */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the organization, after the change for a write */
+                        organization: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field; an empty, too long or multi-line name, or a field that is not `name` */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1OrganizationLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description image/png or image/jpeg; SVG is refused (it can carry script); must match the file
+                     * @enum {string}
+                     */
+                    contentType: "image/png" | "image/jpeg";
+                    /** @description the image file, base64; at most 100 KB once decoded */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The organization */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the organization, after the change for a write */
+                        organization: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field; not PNG or JPEG, larger than 100 KB, not base64, or not the declared type */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1OrganizationLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the organization, after the change for a write */
+                        organization: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (API keys cannot use this endpoint) */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,6 +5766,8 @@ export interface operations {
             /** @description The sites, the quota and their crawls at a glance */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3860,6 +5784,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3869,6 +5795,20 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3918,6 +5858,8 @@ export interface operations {
             /** @description The site */
             201: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3930,6 +5872,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3939,6 +5883,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3948,6 +5894,8 @@ export interface operations {
             /** @description Not allowed for the caller; a restricted member or a site-scoped key; or the included sites are used up with overage off */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3957,6 +5905,8 @@ export interface operations {
             /** @description the root URL is already registered (the message names the site) */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3966,15 +5916,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3998,6 +5964,8 @@ export interface operations {
             /** @description The site */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4010,6 +5978,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4019,6 +5989,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4028,6 +6000,20 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4051,6 +6037,8 @@ export interface operations {
             /** @description The site was deleted */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4066,6 +6054,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4075,6 +6065,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4084,6 +6076,20 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4136,6 +6142,8 @@ export interface operations {
             /** @description The site */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4148,6 +6156,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4157,6 +6167,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4166,6 +6178,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4175,6 +6189,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4184,6 +6200,8 @@ export interface operations {
             /** @description the new rootUrl is already registered as another site */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4193,15 +6211,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,6 +6272,8 @@ export interface operations {
             /** @description Recorded */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4250,6 +6286,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4259,6 +6297,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4268,6 +6308,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4277,6 +6319,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4286,15 +6330,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4318,6 +6378,8 @@ export interface operations {
             /** @description The accessibility report of the latest scan, with the site's current suppressions and excludePaths applied */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4327,6 +6389,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,6 +6400,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4345,6 +6411,20 @@ export interface operations {
             /** @description Not found or not visible to the caller; no accessibility scan has stored results for this site yet */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4368,6 +6448,8 @@ export interface operations {
             /** @description The site's suppressions */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,6 +6462,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4389,6 +6473,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4398,6 +6484,20 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4436,6 +6536,8 @@ export interface operations {
             /** @description The suppression created */
             201: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4448,6 +6550,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4457,6 +6561,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4466,6 +6572,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4475,6 +6583,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4484,15 +6594,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4518,6 +6644,8 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4533,6 +6661,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4542,6 +6672,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4551,6 +6683,20 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,6 +6737,8 @@ export interface operations {
             /** @description A page of the dead-link report grouped by target, filtered and sorted */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4600,6 +6748,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4609,6 +6759,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4618,15 +6770,31 @@ export interface operations {
             /** @description Not found or not visible to the caller; the Broken Links app is not enabled for the site, or no crawl has run yet */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4657,6 +6825,8 @@ export interface operations {
             /** @description Whether a crawl started, and the live crawl state */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4666,6 +6836,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4675,6 +6847,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4684,6 +6858,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4693,6 +6869,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4702,6 +6880,8 @@ export interface operations {
             /** @description neither Broken Links nor Accessibility is enabled for the site */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4711,15 +6891,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4746,6 +6942,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4822,6 +7020,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4831,6 +7031,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4840,15 +7042,31 @@ export interface operations {
             /** @description Not found or not visible to the caller; the Performance app is not enabled, or no field data has been found for the origin yet (each with its own message) */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4872,6 +7090,8 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4887,6 +7107,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4896,6 +7118,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4905,6 +7129,8 @@ export interface operations {
             /** @description Not found or not visible to the caller; the Performance app is not enabled for this site */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4914,6 +7140,528 @@ export interface operations {
             /** @description the server has no CrUX API key (CRUX_API_KEY) */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1SitesByIdMaintenanceWindows: {
+        parameters: {
+            query?: {
+                /** @description only windows in this state now; omitted: all, latest start first */
+                state?: "upcoming" | "active" | "past";
+                /** @description windows per answer, default 100 */
+                limit?: number;
+                /** @description nextCursor of the previous answer; omitted: the first */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the site's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description upcoming and active: soonest first; past and unfiltered: latest start first */
+                        maintenanceWindows: components["schemas"]["MaintenanceWindow"][];
+                        /** @description pass as ?cursor= for the next answer; null on the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1SitesByIdMaintenanceWindows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what the work is, shown on status pages (1-100 characters) */
+                    title: string;
+                    /** @description when the work begins: now or later (up to 5 minutes ago starts now), within a year */
+                    startsAt: number | string;
+                    /** @description when it ends: after startsAt, at most 7 days later */
+                    endsAt: number | string;
+                    /** @description the monitors of this site it covers; omitted: every monitor of the site, later ones too */
+                    monitorIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the maintenance window */
+                        maintenanceWindow: components["schemas"]["MaintenanceWindow"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller; the caller may not manage monitors */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; the site, or a listed monitor on it, is not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the site has 50 windows scheduled or under way already */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field; an empty title, a start in the past, an end not after the start or more than 7 days after it */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1SitesByIdMaintenanceWindowsByWindowId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                id: string;
+                /** @description the maintenance window's id */
+                windowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the maintenance window */
+                        maintenanceWindow: components["schemas"]["MaintenanceWindow"];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; the site, or the window on it, is not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1SitesByIdMaintenanceWindowsByWindowId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                id: string;
+                /** @description the maintenance window's id */
+                windowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description the window is gone; its time counts again like any other
+                         * @constant
+                         */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; the site, or the window on it, is not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1SitesByIdMaintenanceWindowsByWindowId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                id: string;
+                /** @description the maintenance window's id */
+                windowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what the work is, shown on status pages (1-100 characters) */
+                    title?: string;
+                    /** @description a new start, while the window has not begun (the same rules as on creation) */
+                    startsAt?: number | string;
+                    /** @description a new end: after startsAt, at most 7 days later; under way, now at the earliest (ends it) */
+                    endsAt?: number | string;
+                    /** @description replaces the list; null: every monitor of the site, later ones too */
+                    monitorIds?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the maintenance window */
+                        maintenanceWindow: components["schemas"]["MaintenanceWindow"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; the site, the window or a listed monitor is not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the window is over */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field; a time breaking the rules of creation, or a new start for a window under way */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4937,6 +7685,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4951,6 +7701,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4960,6 +7712,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4969,6 +7723,20 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4992,6 +7760,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5004,6 +7774,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5013,6 +7785,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5022,6 +7796,20 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5172,6 +7960,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5186,6 +7976,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5195,6 +7987,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,6 +7998,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,6 +8009,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5222,15 +8020,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field; an invalid recipient or webhook, a list too long, or a user who is not a member */
+            /** @description Validation failure: every problem, each naming its field; an invalid recipient or webhook, a list too long, or a user who is not a member */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5273,6 +8087,8 @@ export interface operations {
             /** @description A page of the URLs one crawl discovered */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5282,6 +8098,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5291,6 +8109,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5300,15 +8120,31 @@ export interface operations {
             /** @description Not found or not visible to the caller; no crawl has run on this site yet */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5345,6 +8181,8 @@ export interface operations {
             /** @description A page of the redirecting URLs of the latest crawl */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5354,6 +8192,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5363,6 +8203,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5372,15 +8214,31 @@ export interface operations {
             /** @description Not found or not visible to the caller; no crawl has run on this site yet, or its crawled URLs are no longer stored */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5404,6 +8262,8 @@ export interface operations {
             /** @description The dead-link report of one crawl, with the site's current excludePaths applied */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5413,6 +8273,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5422,6 +8284,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5431,6 +8295,20 @@ export interface operations {
             /** @description Not found or not visible to the caller; the Broken Links app is not enabled for the site, or no crawl has run yet */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5457,6 +8335,8 @@ export interface operations {
             /** @description The report as an A4 PDF, sent as an attachment named <hostname>-<YYYY-MM>.pdf (Content-Disposition) */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     /** @description attachment, with the file name */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
@@ -5468,6 +8348,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5477,6 +8359,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5486,24 +8370,31 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field; month is not a YYYY-MM month, or is still to come */
+            /** @description Validation failure: every problem, each naming its field; month is not a YYYY-MM month, or is still to come */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description another report of the organization was still being printed after 10 s of waiting; Retry-After says when to try again */
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back; the print queue is full, the organization already has 2 reports printing or waiting, or no turn came within 15 s; Retry-After says when to try again */
             429: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5534,6 +8425,8 @@ export interface operations {
             /** @description A page of the site's runs, newest first */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5543,6 +8436,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5552,6 +8447,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5561,15 +8458,31 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5612,6 +8525,8 @@ export interface operations {
             /** @description A page of the dead-link report grouped by target, filtered and sorted */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5621,6 +8536,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5630,6 +8547,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5639,15 +8558,31 @@ export interface operations {
             /** @description Not found or not visible to the caller; run not found, or the Broken Links app is not enabled for the site */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5692,6 +8627,8 @@ export interface operations {
             /** @description A page of the URLs one crawl discovered */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5701,6 +8638,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5710,6 +8649,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5719,15 +8660,31 @@ export interface operations {
             /** @description Not found or not visible to the caller; run not found, or its crawled URLs are no longer stored */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5753,6 +8710,8 @@ export interface operations {
             /** @description The dead-link report of one crawl, with the site's current excludePaths applied */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5762,6 +8721,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5771,6 +8732,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5780,6 +8743,20 @@ export interface operations {
             /** @description Not found or not visible to the caller; run not found, or the Broken Links app is not enabled for the site */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5805,6 +8782,8 @@ export interface operations {
             /** @description The SEO issues of one crawl, grouped by check, with the site's current excludePaths applied */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5814,6 +8793,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5823,6 +8804,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5832,6 +8815,20 @@ export interface operations {
             /** @description Not found or not visible to the caller; run not found, or the SEO app is not enabled for the site */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5855,6 +8852,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5884,6 +8883,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5893,6 +8894,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5902,6 +8905,20 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5925,6 +8942,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5954,6 +8973,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5963,6 +8984,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5972,6 +8995,20 @@ export interface operations {
             /** @description Not found or not visible to the caller; the site is not connected to a search account */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6004,6 +9041,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6033,6 +9072,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6042,6 +9083,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6051,6 +9094,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6060,6 +9105,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6069,15 +9116,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6104,6 +9167,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6179,6 +9244,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6188,6 +9255,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6197,15 +9266,31 @@ export interface operations {
             /** @description Not found or not visible to the caller; the SEO app is not enabled, or no property is connected */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6229,6 +9314,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6244,6 +9331,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6253,6 +9342,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6262,6 +9353,8 @@ export interface operations {
             /** @description Not found or not visible to the caller; the SEO app is not enabled for this site */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6271,6 +9364,20 @@ export interface operations {
             /** @description the server has no Google OAuth client (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET) */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6294,6 +9401,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6314,6 +9423,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6323,6 +9434,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6332,6 +9445,8 @@ export interface operations {
             /** @description Not found or not visible to the caller; the SEO app is not enabled, or the site is not connected */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6341,6 +9456,20 @@ export interface operations {
             /** @description Google refused the stored authorization: the connection is now in error and must be made again */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6371,6 +9500,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6400,6 +9531,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6409,6 +9542,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6418,6 +9553,8 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6427,6 +9564,8 @@ export interface operations {
             /** @description Not found or not visible to the caller; the SEO app is not enabled, or the site is not connected */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6436,6 +9575,8 @@ export interface operations {
             /** @description Google refused the stored authorization */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6445,15 +9586,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field; property missing, or one the connected account cannot read */
+            /** @description Validation failure: every problem, each naming its field; property missing, or one the connected account cannot read */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6477,6 +9634,8 @@ export interface operations {
             /** @description The SEO issues of one crawl, grouped by check, with the site's current excludePaths applied */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6486,6 +9645,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6495,6 +9656,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6504,6 +9667,20 @@ export interface operations {
             /** @description Not found or not visible to the caller; the SEO app is not enabled for the site, or no crawl has run yet */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6527,6 +9704,8 @@ export interface operations {
             /** @description The site, its live states and its latest runs */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6536,6 +9715,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6545,6 +9726,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6554,6 +9737,20 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6577,6 +9774,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6589,6 +9788,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6598,6 +9799,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6607,6 +9810,20 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6628,17 +9845,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description required: the http(s) URL probed; its host may differ from the site's, and must be one the service can reach */
-                    url: string;
+                    /**
+                     * @description http (default): the url is probed from every region on the cadence. heartbeat: no url; a job pings the monitor's ping URL at least every periodSeconds, and an incident opens when a ping is missed for the period plus graceSeconds
+                     * @default http
+                     * @enum {string}
+                     */
+                    kind?: "http" | "heartbeat";
+                    /** @description required for http monitors: the http(s) URL probed; its host may differ from the site's, and must be one the service can reach; a heartbeat monitor has none */
+                    url?: string;
                     /** @description at most 100 characters; null (or blank) shows the URL */
                     name?: string | null;
                     /**
-                     * @description seconds between rounds: 60, 300, 900, 1800, 3600; default 60
+                     * @description seconds between rounds: 60, 300, 900, 1800, 3600; default 60 (http monitors)
                      * @default 60
                      */
                     cadenceSeconds?: number;
                     /**
-                     * @description 1 to 30 seconds for the whole probe, redirects included; a slower probe fails (timeout); default 10
+                     * @description 1 to 30 seconds for the whole probe, redirects included; a slower probe fails (timeout); default 10 (http monitors)
                      * @default 10
                      */
                     timeoutSeconds?: number;
@@ -6659,6 +9882,16 @@ export interface operations {
                         /** @description the webhook's http(s) URL: a Slack incoming webhook, a Discord webhook, a Teams Workflows webhook, or any endpoint for http */
                         url: string;
                     }[];
+                    /** @description http monitors: the final status codes that count as up, codes or inclusive ranges ("200-299", "401"); empty: 2xx and 3xx. Another status fails with cause expectation; default [] */
+                    expectedStatuses?: string[];
+                    /** @description http monitors: a text (at most 200 characters, case-sensitive) that must appear in the first 1 MiB of the body, or must not with keywordAbsent; null reads no body. A miss fails with cause expectation; default null */
+                    keyword?: string | null;
+                    /** @description http monitors: true when the keyword must not appear (an error banner); default false */
+                    keywordAbsent?: boolean;
+                    /** @description heartbeat monitors: the most seconds between two pings of the job, 60 to 2592000 */
+                    periodSeconds?: number;
+                    /** @description heartbeat monitors: seconds after a missed period before the incident opens, 0 to 604800; default 300 */
+                    graceSeconds?: number;
                 };
             };
         };
@@ -6666,6 +9899,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6678,6 +9913,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6687,6 +9924,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6696,6 +9935,8 @@ export interface operations {
             /** @description Not allowed for the caller; the caller may not manage monitors, or the pooled monitor allowance is used up with overage off */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6705,6 +9946,8 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6714,6 +9957,8 @@ export interface operations {
             /** @description the site's Uptime app is not enabled */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6723,15 +9968,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6757,6 +10018,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6769,6 +10032,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6778,6 +10043,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6787,6 +10054,20 @@ export interface operations {
             /** @description Not found or not visible to the caller; the site, or the monitor on it, is not found */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6812,6 +10093,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6827,6 +10110,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6836,6 +10121,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6845,6 +10132,20 @@ export interface operations {
             /** @description Not found or not visible to the caller; the site, or the monitor on it, is not found */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6868,7 +10169,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the http(s) URL probed; its host may differ from the site's, and must be one the service can reach; a new URL gets a round at once */
+                    /** @description the http(s) URL probed; its host may differ from the site's, and must be one the service can reach; a new URL gets a round at once (http monitors) */
                     url?: string;
                     /** @description at most 100 characters; null (or blank) shows the URL */
                     name?: string | null;
@@ -6890,6 +10191,16 @@ export interface operations {
                         /** @description the webhook's http(s) URL: a Slack incoming webhook, a Discord webhook, a Teams Workflows webhook, or any endpoint for http */
                         url: string;
                     }[];
+                    /** @description http monitors: the final status codes that count as up, codes or inclusive ranges ("200-299", "401"); empty: 2xx and 3xx. Another status fails with cause expectation; default [] */
+                    expectedStatuses?: string[];
+                    /** @description http monitors: a text (at most 200 characters, case-sensitive) that must appear in the first 1 MiB of the body, or must not with keywordAbsent; null reads no body. A miss fails with cause expectation; default null */
+                    keyword?: string | null;
+                    /** @description http monitors: true when the keyword must not appear (an error banner); default false */
+                    keywordAbsent?: boolean;
+                    /** @description heartbeat monitors: the most seconds between two pings of the job, 60 to 2592000 */
+                    periodSeconds?: number;
+                    /** @description heartbeat monitors: seconds after a missed period before the incident opens, 0 to 604800 */
+                    graceSeconds?: number;
                 };
             };
         };
@@ -6897,6 +10208,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6909,6 +10222,8 @@ export interface operations {
             /** @description Malformed JSON */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6918,6 +10233,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6927,6 +10244,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6936,6 +10255,8 @@ export interface operations {
             /** @description Not found or not visible to the caller; the site, or the monitor on it, is not found */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6945,15 +10266,31 @@ export interface operations {
             /** @description Request body larger than 256 KiB */
             413: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6979,6 +10316,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7010,12 +10349,62 @@ export interface operations {
                         consensus: components["schemas"]["RoundConsensus"] | null;
                         /** @description the incident in progress, if any */
                         openIncident: components["schemas"]["UptimeIncident"] | null;
+                        /** @description the instant the whole answer was read at: the windows end there, and an ongoing incident counts as down up to it (epoch milliseconds) */
+                        at: number;
+                        /** @description uptime over 24 h, 7 d, 30 d and 90 d, in that order, read with the rest of the answer */
+                        uptime: {
+                            /** @description the window: the hours before `at` */
+                            hours: 24 | 168 | 720 | 2160;
+                            /** @description start of the window: `at` minus `hours` (epoch milliseconds) */
+                            fromMs: number;
+                            /** @description as the metrics endpoint computes it, unrounded, over the same rows as every other window: the share of the time the monitor was watched in the window not covered by an incident (the ongoing one up to `at`); null when it was not watched in any of it */
+                            uptimePct: number | null;
+                            /** @description incidents overlapping the window, the ongoing one included */
+                            incidents: number;
+                        }[];
+                        /** @description the incidents overlapping the last 90 days, oldest first; the open one is `openIncident` */
+                        incidents: components["schemas"]["UptimeIncident"][];
+                        /** @description who an outage of this monitor reaches */
+                        alerting: {
+                            /** @description how many addresses and webhooks an outage alert would go to now: the site's uptime receivers (its override, the organization's defaults) and the monitor's own; 0 means nobody would be alerted */
+                            outageReceivers: number;
+                            /** @description the open incident's outage alert as it was actually delivered; null with no open incident */
+                            openIncident: {
+                                /**
+                                 * @description queued: the alert's receivers are not resolved yet; resolved: receivers are its deliveries (empty when nobody receives uptime alerts); failed: it could not be resolved; missing: no alert was recorded (older than the notification log's retention)
+                                 * @enum {string}
+                                 */
+                                status: "queued" | "resolved" | "failed" | "missing";
+                                /** @description whom the alert went to, from its deliveries: people first, each in the order they were queued */
+                                receivers: {
+                                    /**
+                                     * @description a member, a typed address, or a webhook
+                                     * @enum {string}
+                                     */
+                                    type: "member" | "email" | "webhook";
+                                    /** @description the member's name (their address when they have none), the address, or the webhook's host */
+                                    name: string;
+                                    /**
+                                     * @description how it was sent
+                                     * @enum {string}
+                                     */
+                                    channel: "email" | "slack" | "discord" | "teams" | "http";
+                                    /**
+                                     * @description the delivery's state
+                                     * @enum {string}
+                                     */
+                                    state: "pending" | "sending" | "sent" | "failed" | "cancelled";
+                                }[];
+                            } | null;
+                        };
                     };
                 };
             };
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7025,6 +10414,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7034,6 +10425,20 @@ export interface operations {
             /** @description Not found or not visible to the caller; the site, or the monitor on it, is not found */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7062,6 +10467,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7082,6 +10489,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7091,6 +10500,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7100,15 +10511,117 @@ export interface operations {
             /** @description Not found or not visible to the caller; the site, or the monitor on it, is not found */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1SitesByIdUptimeMonitorsByMonitorIdPingUrlRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                id: string;
+                /** @description the monitor's id */
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the monitor */
+                        monitor: components["schemas"]["UptimeMonitor"];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; the site, or the monitor on it, is not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the monitor is an http monitor, which has no ping URL (field kind) */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7139,6 +10652,8 @@ export interface operations {
             /** @description One crawled URL: its answer, redirect chain, inlinks, outlinks and SEO issues */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7148,6 +10663,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7157,6 +10674,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7166,15 +10685,31 @@ export interface operations {
             /** @description Not found or not visible to the caller; no crawl has run on this site yet, or the latest crawl did not find the URL */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7198,6 +10733,8 @@ export interface operations {
             /** @description The site's usage by month and against this period's allowances */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7207,6 +10744,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7216,6 +10755,8 @@ export interface operations {
             /** @description Not allowed for the caller */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7225,6 +10766,915 @@ export interface operations {
             /** @description Not found or not visible to the caller */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1StatusPages: {
+        parameters: {
+            query?: {
+                /** @description pages per answer, default 100 */
+                limit?: number;
+                /** @description nextCursor of the previous answer; omitted: the first */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description newest first */
+                        statusPages: components["schemas"]["StatusPage"][];
+                        /** @description pass as ?cursor= for the next answer; null on the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller; a member, or a site-scoped key */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1StatusPages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the public address /status/{slug}: 3-63 lowercase letters, digits and inner hyphens; unique across the service */
+                    slug: string;
+                    /** @description the page's heading (1-100 characters) */
+                    title: string;
+                    /** @description the uptime monitors the page shows, in order (1-50, monitors of the organization) */
+                    monitorIds: string[];
+                    /** @description a line under the title (at most 500 characters); empty or null: none */
+                    description?: string | null;
+                    /**
+                     * @description default true
+                     * @default true
+                     */
+                    published?: boolean;
+                    /**
+                     * @description show each listed monitor's site accessibility score; default false
+                     * @default false
+                     */
+                    showA11yScore?: boolean;
+                    /**
+                     * @description show each listed monitor's site broken-link count (latest crawl); default false
+                     * @default false
+                     */
+                    showBrokenLinks?: boolean;
+                    /**
+                     * @description show each listed monitor's URL (otherwise only its name); default false
+                     * @default false
+                     */
+                    showMonitorUrls?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the status page */
+                        statusPage: components["schemas"]["StatusPage"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller; a member, or a site-scoped key */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the slug is taken (slugs are unique across the service) */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field; a bad slug, or a monitor id that is not a monitor of the organization */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1StatusPagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the status page's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the status page */
+                        statusPage: components["schemas"]["StatusPage"];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller; a member, or a site-scoped key */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; no such page in the organization */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1StatusPagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the status page's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description the page is gone and its slug is free
+                         * @constant
+                         */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller; a member, or a site-scoped key */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; no such page in the organization */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1StatusPagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the status page's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the public address /status/{slug}: 3-63 lowercase letters, digits and inner hyphens; unique across the service */
+                    slug?: string;
+                    /** @description the page's heading (1-100 characters) */
+                    title?: string;
+                    /** @description the uptime monitors the page shows, in order (1-50, monitors of the organization) */
+                    monitorIds?: string[];
+                    /** @description a line under the title (at most 500 characters); empty or null: none */
+                    description?: string | null;
+                    /** @description false: the public page answers 404 like an unknown slug */
+                    published?: boolean;
+                    /** @description show each listed monitor's site accessibility score */
+                    showA11yScore?: boolean;
+                    /** @description show each listed monitor's site broken-link count (latest crawl) */
+                    showBrokenLinks?: boolean;
+                    /** @description show each listed monitor's URL (otherwise only its name) */
+                    showMonitorUrls?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the status page */
+                        statusPage: components["schemas"]["StatusPage"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller; a member, or a site-scoped key */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; no such page in the organization */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the new slug is taken */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field; a bad slug, or a monitor id that is not a monitor of the organization */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1StatusPagesByIdIncidents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the status page's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the page's incidents of the last 90 days and every ongoing one, newest first */
+                        incidents: components["schemas"]["StatusPageIncident"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller; a member, or a site-scoped key */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; no such page in the organization */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1StatusPagesByIdIncidents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the status page's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what is wrong, as the page names it (1-200 characters) */
+                    title: string;
+                    /**
+                     * @description where the incident stands: investigating, identified, monitoring, resolved (resolved closes a manual incident)
+                     * @enum {string}
+                     */
+                    status: "investigating" | "identified" | "monitoring" | "resolved";
+                    /** @description what the visitors are told (1-5000 characters of plain text; blank lines separate paragraphs) */
+                    message: string;
+                    /**
+                     * @description while open, the page's headline is at least this: degraded, partial_outage, major_outage; none leaves it (a notice); default degraded
+                     * @default degraded
+                     * @enum {string}
+                     */
+                    impact?: "none" | "degraded" | "partial_outage" | "major_outage";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the incident */
+                        incident: components["schemas"]["StatusPageIncident"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller; a member, or a site-scoped key */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; no such page in the organization */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field; a missing or too long title or message, an unknown status or impact */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1StatusPagesByIdIncidentsByIncidentIdUpdates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the status page's id */
+                id: string;
+                /** @description the incident's id: a listed monitor's incident, or one of the page's manual incidents */
+                incidentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description where the incident stands: investigating, identified, monitoring, resolved (resolved closes a manual incident)
+                     * @enum {string}
+                     */
+                    status: "investigating" | "identified" | "monitoring" | "resolved";
+                    /** @description what the visitors are told (1-5000 characters of plain text; blank lines separate paragraphs) */
+                    message: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the incident */
+                        incident: components["schemas"]["StatusPageIncident"];
+                    };
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for the caller; a member, or a site-scoped key */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible to the caller; no such page in the organization, or no such incident on the page */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resolved while the monitor is still failing, or another status on a resolved manual incident */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 256 KiB */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field; a missing or too long message, an unknown status */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1UnsubscribeByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token from the link in the mail */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the address */
+                        email: string;
+                        /** @description the organization that stops mailing it the topic */
+                        organizationName: string;
+                        /**
+                         * @description what it stopped
+                         * @enum {string}
+                         */
+                        topic: "uptime" | "crawl" | "search" | "performance" | "report" | "billing" | "all";
+                        /** @description the topic in words, e.g. "uptime alerts" */
+                        topicName: string;
+                        /**
+                         * @description always true: unsubscribing twice answers the same
+                         * @constant
+                         */
+                        unsubscribed: true;
+                    };
+                };
+            };
+            /** @description Not found or not visible to the caller; the token is not valid */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7248,6 +11698,8 @@ export interface operations {
             /** @description The organization's usage for one billing period, per site */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7257,6 +11709,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7266,15 +11720,31 @@ export interface operations {
             /** @description Not allowed (API keys cannot use this endpoint) */
             403: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failure naming the field */
+            /** @description Validation failure: every problem, each naming its field */
             422: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit reached (see RateLimit-Policy and RateLimit), or too many requests of the key, session or organization in progress at once; Retry-After says when to come back */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -5,9 +5,13 @@ import { MonthlyReportControl } from '@/components/sites/monthly-report-control'
 import { RunHistory } from '@/components/sites/run-history';
 import { can } from '@/lib/auth/permissions';
 import { requireDashboard } from '@/lib/dashboard/session';
-import { recentRuns, siteForPage } from '@/lib/dashboard/site';
-import { firstReportPending, monthLabel, recentMonths } from '@/lib/reports/monthly';
-import { siteResource } from '@/lib/sites/resource';
+import {
+  defaultReportMonth,
+  recentRuns,
+  reportMonthChoices,
+  siteForPage,
+  siteResource,
+} from '@/lib/dashboard/site';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const site = await siteForPage((await params).id);
@@ -19,7 +23,7 @@ export default async function SiteOverviewPage({ params }: { params: Promise<{ i
   const { db, principal } = await requireDashboard();
   const site = await siteForPage(id);
   const runs = await recentRuns(db, principal, site.id);
-  const firstReport = firstReportPending(site.created_at);
+  const months = reportMonthChoices(site.created_at);
   return (
     <div className="space-y-8">
       <CrawlPanel siteId={site.id} canCrawl={can(principal, 'crawl')} canManage={can(principal, 'manage')} />
@@ -29,11 +33,7 @@ export default async function SiteOverviewPage({ params }: { params: Promise<{ i
         </h2>
         <RunHistory runs={runs} site={siteResource(site)} runHref={crawlReportsHref(site.id)} />
       </section>
-      <MonthlyReportControl
-        siteId={site.id}
-        months={recentMonths(12).map((value) => ({ value, label: monthLabel(value) }))}
-        firstReport={firstReport ? monthLabel(firstReport) : undefined}
-      />
+      <MonthlyReportControl siteId={site.id} months={months} defaultMonth={defaultReportMonth(months)} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { getAuth } from '@/lib/auth/auth';
+import { getAuth } from '@/lib/auth/service';
 
 const handle = async (req: Request) => (await getAuth()).handler(req);
 

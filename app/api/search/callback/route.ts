@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { searchCallbackQuery } from '@/lib/api/schemas/search';
 import { config } from '@/lib/config';
-import { completeSearchConnect } from '@/lib/search/connection';
+import { completeSearchConnect } from '@/lib/search/service';
 
 /**
  * GET /api/search/callback: where Google sends the browser back from its consent screen (the OAuth

@@ -5,7 +5,7 @@ import {
   notificationSettingsResponse,
   orgNotificationsResponse,
 } from '@/lib/api/schemas/notifications';
-import { getOrgNotifications, updateOrgSettings } from '@/lib/notify/settings';
+import { getOrgNotifications, updateOrgSettings } from '@/lib/notify/service';
 
 /** The organization's notification defaults, the sites that override them, and the webhook signing secret. */
 export const GET = apiRoute(

@@ -4,8 +4,7 @@ import { runViewHref } from '@/components/sites/crawl-hrefs';
 import { ViewProblem } from '@/components/sites/view-problem';
 import { queryState, withQuery } from '@/components/ui/query-href';
 import { brokenTargetsQuery } from '@/lib/api/schemas/crawl-views';
-import { listBrokenTargets } from '@/lib/crawl/broken-targets';
-import { dashboardView, queryFromSearch, runOfSite } from '@/lib/dashboard/crawl';
+import { dashboardView, listBrokenTargets, queryFromSearch, runOfSite } from '@/lib/dashboard/crawl';
 import type { CrawlReport, ReportBodyProps } from './report-page';
 
 const PAGE_SIZE = 50;

@@ -2,8 +2,7 @@ import { PagesTable } from '@/components/sites/pages-table';
 import { ViewProblem } from '@/components/sites/view-problem';
 import { queryState, withQuery } from '@/components/ui/query-href';
 import { pagesQuery } from '@/lib/api/schemas/history';
-import { listCrawledUrls } from '@/lib/crawl/pages';
-import { dashboardView, queryFromSearch } from '@/lib/dashboard/crawl';
+import { dashboardView, listCrawledUrls, queryFromSearch } from '@/lib/dashboard/crawl';
 import type { CrawlReport, ReportBodyProps } from './report-page';
 
 const PAGE_SIZE = 100;

@@ -2,8 +2,7 @@ import { RedirectsTable } from '@/components/sites/redirects-table';
 import { ViewProblem } from '@/components/sites/view-problem';
 import { queryState } from '@/components/ui/query-href';
 import { redirectsQuery } from '@/lib/api/schemas/crawl-views';
-import { listRedirects } from '@/lib/crawl/redirects';
-import { dashboardView, queryFromSearch } from '@/lib/dashboard/crawl';
+import { dashboardView, listRedirects, queryFromSearch } from '@/lib/dashboard/crawl';
 import type { CrawlReport, ReportBodyProps } from './report-page';
 
 const PAGE_SIZE = 50;

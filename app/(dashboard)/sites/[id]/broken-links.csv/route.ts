@@ -1,6 +1,5 @@
 import { brokenTargetsQuery } from '@/lib/api/schemas/crawl-views';
-import { matchingBrokenTargets } from '@/lib/crawl/broken-targets';
-import { queryFromSearch } from '@/lib/dashboard/crawl';
+import { matchingBrokenTargets, queryFromSearch } from '@/lib/dashboard/crawl';
 import { csvDownload, isoTime } from '@/lib/dashboard/csv';
 
 const HEADER = [

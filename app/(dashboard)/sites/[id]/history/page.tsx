@@ -7,11 +7,15 @@ import { ViewProblem } from '@/components/sites/view-problem';
 import { Pager } from '@/components/ui/pager';
 import { queryState } from '@/components/ui/query-href';
 import { runsQuery } from '@/lib/api/schemas/history';
-import { listRuns } from '@/lib/crawl/history';
-import { crawlTrend, dashboardView, queryFromSearch, type SearchParams } from '@/lib/dashboard/crawl';
+import {
+  crawlTrend,
+  dashboardView,
+  listRuns,
+  queryFromSearch,
+  type SearchParams,
+} from '@/lib/dashboard/crawl';
 import { requireDashboard } from '@/lib/dashboard/session';
-import { siteForPage } from '@/lib/dashboard/site';
-import { siteResource } from '@/lib/sites/resource';
+import { siteForPage, siteResource } from '@/lib/dashboard/site';
 
 const PAGE_SIZE = 20;
 

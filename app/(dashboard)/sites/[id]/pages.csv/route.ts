@@ -1,6 +1,5 @@
 import { pagesQuery } from '@/lib/api/schemas/history';
-import { listCrawledUrls, MAX_PAGES_PAGE } from '@/lib/crawl/pages';
-import { queryFromSearch } from '@/lib/dashboard/crawl';
+import { listCrawledUrls, MAX_PAGES_PAGE, queryFromSearch } from '@/lib/dashboard/crawl';
 import { csvDownload } from '@/lib/dashboard/csv';
 
 const COLUMNS = [

@@ -1,21 +1,23 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { FieldDataView } from '@/components/performance/field-data-view';
 import { SyncNow } from '@/components/performance/sync-now';
 import { AppOffState } from '@/components/sites/app-off-state';
 import { ExternalLink } from '@/components/ui/external-link';
-import { formatDateTime } from '@/components/ui/format';
 import { Alert, EmptyState } from '@/components/ui/surface';
 import { can } from '@/lib/auth/permissions';
 import { type PerformanceView, performanceView } from '@/lib/dashboard/fielddata';
 import { requireDashboard } from '@/lib/dashboard/session';
 import { siteForPage } from '@/lib/dashboard/site';
+import { formatDateTime } from '@/lib/format';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Performance · ${(await siteForPage((await params).id)).hostname}` };
 }
 
 const CRUX_ABOUT = 'https://developer.chrome.com/docs/crux';
+const CRUX_KEY_HELP = 'https://developer.chrome.com/docs/crux/api#APIKey';
 
 export default async function SitePerformancePage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -75,10 +77,7 @@ function PerformanceBody({
         />
       </>
     ) : (
-      <EmptyState
-        title="Field data is not configured for this installation"
-        description="This Sitewatch server has no Chrome UX Report API key (CRUX_API_KEY), so no real-user data is fetched for any site. Whoever runs the server can set it; until then this tab stays empty."
-      />
+      <NotConfigured siteId={siteId} canManage={canManage} />
     );
   }
   return (
@@ -125,6 +124,53 @@ function SyncFacts({
           data of the last sync.
         </Alert>
       )}
+    </div>
+  );
+}
+
+/**
+ * The app is on (the spec's default for a new site) but the server has no CrUX key: why nothing is
+ * shown, and how to change that: the operator sets the key, or an owner or admin turns the app off.
+ */
+function NotConfigured({ siteId, canManage }: { siteId: string; canManage: boolean }) {
+  return (
+    <div className="rounded-lg border border-dashed border-zinc-300 bg-white px-6 py-8">
+      <h3 className="text-base font-semibold text-zinc-900">
+        Field data is not configured for this installation
+      </h3>
+      <p className="mt-1 max-w-3xl text-sm text-zinc-600">
+        The Performance app is on for this site (new sites start with it on), but this Sitewatch server has no
+        Chrome UX Report API key, so no real-user data is fetched for any site and no performance alert can be
+        sent. The app stays inactive until the key is set.
+      </p>
+      <h4 className="mt-4 text-sm font-semibold text-zinc-900">How to enable it</h4>
+      <ol className="mt-1 max-w-3xl list-decimal space-y-1 pl-5 text-sm text-zinc-700">
+        <li>
+          Whoever runs this server creates a Google Cloud API key with the Chrome UX Report API enabled (
+          <ExternalLink href={CRUX_KEY_HELP} className="text-accent-700 underline">
+            how to get a CrUX API key
+          </ExternalLink>
+          ).
+        </li>
+        <li>
+          They set it as <code className="rounded bg-zinc-100 px-1 text-zinc-900">CRUX_API_KEY</code> in the
+          server&apos;s environment and restart or redeploy it.
+        </li>
+        <li>The daily sync then fills this tab; an owner or admin can also sync a site at once from here.</li>
+      </ol>
+      <p className="mt-4 text-sm text-zinc-600">
+        {canManage ? (
+          <>
+            Not needed for this site?{' '}
+            <Link href={`/sites/${siteId}/settings`} className="text-accent-700 underline">
+              Turn the Performance app off in settings
+            </Link>
+            .
+          </>
+        ) : (
+          'An owner or admin can turn the Performance app off in the site settings.'
+        )}
+      </p>
     </div>
   );
 }

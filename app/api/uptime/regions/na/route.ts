@@ -1,7 +1,8 @@
 import { regionHandler } from '@/lib/api/uptime-region';
 
-/** Probe region `na`, pinned to Vercel's iad1 (README, "Uptime": hosted regions). */
-export const preferredRegion = 'iad1';
+// Probe region `na`: its own Vercel function, pinned to iad1 by vercel.json's `functions` (a route's
+// `preferredRegion` is dropped by the Vercel builder for Node functions; README, "Deploy on Vercel").
+
 /** A batch of 500 targets may take three waves of a worst-case probe (lib/uptime/batch.ts). */
 export const maxDuration = 300;
 

@@ -1,7 +1,7 @@
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { accountSessionsResponse } from '@/lib/api/schemas/account';
-import { listAccountSessions, sessionOwner } from '@/lib/auth/sessions';
+import { listAccountSessions, sessionOwner } from '@/lib/auth/service';
 
 export const GET = apiRoute(
   {

@@ -1,7 +1,7 @@
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { deliveriesQuery, deliveriesResponse } from '@/lib/api/schemas/notifications';
-import { listDeliveries } from '@/lib/notify/log';
+import { listDeliveries } from '@/lib/notify/service';
 
 /** The delivery log: each notification to each receiver, newest first, with its attempts and retry state. */
 export const GET = apiRoute(

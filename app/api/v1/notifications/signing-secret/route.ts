@@ -1,7 +1,7 @@
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { signingSecretResponse } from '@/lib/api/schemas/notifications';
-import { rotateSigningSecret } from '@/lib/notify/signing';
+import { rotateSigningSecret } from '@/lib/notify/service';
 
 /** Rotates the webhook signing secret; the previous one keeps signing alongside it for 24 hours. */
 export const POST = apiRoute(

@@ -1,4 +1,4 @@
-import { updateSiteSettings } from '@/lib/a11y/site-settings';
+import { updateSiteSettings } from '@/lib/a11y/service';
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { deleteSiteResponse, siteResponse } from '@/lib/api/schemas/resources';

@@ -3,12 +3,12 @@ import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { runViewHref } from '@/components/sites/crawl-hrefs';
 import { CutShortNotice } from '@/components/sites/report-parts';
-import { formatDateTime, formatDuration, formatNumber } from '@/components/ui/format';
 import { Badge } from '@/components/ui/surface';
 import { TabNav } from '@/components/ui/tab-nav';
 import { runOfSite } from '@/lib/dashboard/crawl';
 import { requireDashboard } from '@/lib/dashboard/session';
 import { siteForPage } from '@/lib/dashboard/site';
+import { formatDateTime, formatDuration, formatNumber } from '@/lib/format';
 
 const stateTone = { running: 'info', completed: 'success', failed: 'danger' } as const;
 

@@ -6,8 +6,13 @@ import { ViewProblem } from '@/components/sites/view-problem';
 import { queryState, withQuery } from '@/components/ui/query-href';
 import { EmptyState } from '@/components/ui/surface';
 import { urlDetailsQuery } from '@/lib/api/schemas/crawl-views';
-import { getUrlDetail } from '@/lib/crawl/url-detail';
-import { dashboardView, queryFromSearch, runIdFromSearch, type SearchParams } from '@/lib/dashboard/crawl';
+import {
+  dashboardView,
+  getUrlDetail,
+  queryFromSearch,
+  runIdFromSearch,
+  type SearchParams,
+} from '@/lib/dashboard/crawl';
 import { siteForPage } from '@/lib/dashboard/site';
 
 const PAGE_SIZE = 100;

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
 import { MonitorView } from '@/components/uptime/monitor-view';
+import { ProbePlaces } from '@/components/uptime/places';
 import { can } from '@/lib/auth/permissions';
 import { requireDashboard } from '@/lib/dashboard/session';
 import { siteForPage } from '@/lib/dashboard/site';
-import { monitorForPage } from '@/lib/dashboard/uptime';
+import { monitorForPage, monitorsPerSite, probeLocations } from '@/lib/dashboard/uptime';
 
 type Params = Promise<{ id: string; monitorId: string }>;
 
@@ -20,5 +21,14 @@ export default async function UptimeMonitorPage({ params }: { params: Params }) 
     siteForPage(id),
     monitorForPage(id, monitorId),
   ]);
-  return <MonitorView siteId={site.id} monitorId={monitor.id} canManage={can(principal, 'manage')} />;
+  return (
+    <ProbePlaces probedFrom={probeLocations()}>
+      <MonitorView
+        siteId={site.id}
+        monitorId={monitor.id}
+        canManage={can(principal, 'manage')}
+        monitorsPerSite={monitorsPerSite()}
+      />
+    </ProbePlaces>
+  );
 }

@@ -1,7 +1,7 @@
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { endSessionResponse, sessionIdParams } from '@/lib/api/schemas/account';
-import { endAccountSession, sessionOwner } from '@/lib/auth/sessions';
+import { endAccountSession, sessionOwner } from '@/lib/auth/service';
 
 export const DELETE = apiRoute(
   {

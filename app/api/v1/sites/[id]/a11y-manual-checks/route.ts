@@ -1,4 +1,4 @@
-import { upsertManualCheck } from '@/lib/a11y/suppression-service';
+import { upsertManualCheck } from '@/lib/a11y/service';
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { manualCheckBody, okResponse } from '@/lib/api/schemas/a11y';

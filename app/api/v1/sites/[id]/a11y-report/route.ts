@@ -1,4 +1,4 @@
-import { getA11yReport } from '@/lib/a11y/report';
+import { getA11yReport } from '@/lib/a11y/service';
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { a11yReportResponse } from '@/lib/api/schemas/a11y';

@@ -1,4 +1,4 @@
-import { createSuppression, listSuppressions } from '@/lib/a11y/suppression-service';
+import { createSuppression, listSuppressions } from '@/lib/a11y/service';
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { suppressionBody, suppressionListResponse, suppressionResponse } from '@/lib/api/schemas/a11y';

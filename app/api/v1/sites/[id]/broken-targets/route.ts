@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { brokenTargetsQuery, brokenTargetsResponse } from '@/lib/api/schemas/crawl-views';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { listBrokenTargets } from '@/lib/crawl/broken-targets';
+import { listBrokenTargets } from '@/lib/crawl/service';
 
 export const GET = apiRoute(
   {

@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { fieldDataQuery, fieldDataResponse } from '@/lib/api/schemas/fielddata';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { getFieldDataReport } from '@/lib/fielddata/report';
+import { getFieldDataReport } from '@/lib/fielddata/service';
 
 export const GET = apiRoute(
   {

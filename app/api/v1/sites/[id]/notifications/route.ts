@@ -6,7 +6,7 @@ import {
   siteNotificationsResponse,
 } from '@/lib/api/schemas/notifications';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { deleteSiteSettings, getSiteSettings, updateSiteSettings } from '@/lib/notify/settings';
+import { deleteSiteSettings, getSiteSettings, updateSiteSettings } from '@/lib/notify/service';
 
 const route = { auth: 'session', site: true, permission: 'admin', params: siteIdParams } as const;
 

@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { pagesQuery, pagesResponse } from '@/lib/api/schemas/history';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { listCrawledUrls } from '@/lib/crawl/pages';
+import { listCrawledUrls } from '@/lib/crawl/service';
 
 export const GET = apiRoute(
   {

@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { redirectsQuery, redirectsResponse } from '@/lib/api/schemas/crawl-views';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { listRedirects } from '@/lib/crawl/redirects';
+import { listRedirects } from '@/lib/crawl/service';
 
 export const GET = apiRoute(
   {

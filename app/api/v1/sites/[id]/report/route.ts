@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { brokenLinkReportResponse } from '@/lib/api/schemas/resources';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { getBrokenLinkReport } from '@/lib/crawl/report';
+import { getBrokenLinkReport } from '@/lib/crawl/service';
 
 export const GET = apiRoute(
   {

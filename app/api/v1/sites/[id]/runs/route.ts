@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { runsQuery, runsResponse } from '@/lib/api/schemas/history';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { listRuns } from '@/lib/crawl/history';
+import { listRuns } from '@/lib/crawl/service';
 
 export const GET = apiRoute(
   {

@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { searchConnectionResponse, searchSettingsBody } from '@/lib/api/schemas/search';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { disconnectSearch, getSearchConnection, updateSearchAlertSettings } from '@/lib/search/connection';
+import { disconnectSearch, getSearchConnection, updateSearchAlertSettings } from '@/lib/search/service';
 
 export const GET = apiRoute(
   {

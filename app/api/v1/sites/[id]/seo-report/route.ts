@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { seoReportResponse } from '@/lib/api/schemas/crawl';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { getSeoReport } from '@/lib/crawl/report';
+import { getSeoReport } from '@/lib/crawl/service';
 
 export const GET = apiRoute(
   {

@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { urlDetailsQuery, urlDetailsResponse } from '@/lib/api/schemas/crawl-views';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { getUrlDetail } from '@/lib/crawl/url-detail';
+import { getUrlDetail } from '@/lib/crawl/service';
 
 export const GET = apiRoute(
   {

@@ -1,4 +1,4 @@
-import { deleteSuppression } from '@/lib/a11y/suppression-service';
+import { deleteSuppression } from '@/lib/a11y/service';
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { deletedResponse, suppressionIdParams } from '@/lib/api/schemas/a11y';

@@ -3,7 +3,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { fieldDataSyncResponse } from '@/lib/api/schemas/fielddata';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { requestFieldDataSync } from '@/lib/fielddata/report';
+import { requestFieldDataSync } from '@/lib/fielddata/service';
 
 export const POST = apiRoute(
   {

@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { searchAnalyticsQuery, searchAnalyticsResponse } from '@/lib/api/schemas/search';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { getSearchAnalytics } from '@/lib/search/analytics';
+import { getSearchAnalytics } from '@/lib/search/service';
 
 export const GET = apiRoute(
   {

@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { searchConnectResponse } from '@/lib/api/schemas/search';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { startSearchConnect } from '@/lib/search/connection';
+import { startSearchConnect } from '@/lib/search/service';
 
 export const POST = apiRoute(
   {

@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { searchPropertiesResponse } from '@/lib/api/schemas/search';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { listSearchProperties } from '@/lib/search/connection';
+import { listSearchProperties } from '@/lib/search/service';
 
 export const GET = apiRoute(
   {

@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { searchConnectionResponse, searchPropertyBody } from '@/lib/api/schemas/search';
 import { siteIdParams } from '@/lib/api/schemas/sites';
-import { chooseSearchProperty } from '@/lib/search/connection';
+import { chooseSearchProperty } from '@/lib/search/service';
 
 export const POST = apiRoute(
   {

@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { siteIdParams } from '@/lib/api/schemas/sites';
 import { createMonitorBody, monitorListResponse, monitorResponse } from '@/lib/api/schemas/uptime';
-import { createMonitor, listMonitors } from '@/lib/uptime/monitors';
+import { createMonitor, listMonitors } from '@/lib/uptime/service';
 
 export const GET = apiRoute(
   {

@@ -1,7 +1,7 @@
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { pagesQuery, pagesResponse, runIdParams } from '@/lib/api/schemas/history';
-import { listCrawledUrls } from '@/lib/crawl/pages';
+import { listCrawledUrls } from '@/lib/crawl/service';
 
 export const GET = apiRoute(
   {

@@ -6,7 +6,7 @@ import {
   monitorResponse,
   updateMonitorBody,
 } from '@/lib/api/schemas/uptime';
-import { deleteMonitor, getMonitor, updateMonitor } from '@/lib/uptime/monitors';
+import { deleteMonitor, getMonitor, updateMonitor } from '@/lib/uptime/service';
 
 export const GET = apiRoute(
   {

@@ -1,7 +1,7 @@
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { monitorIdParams, monitorLiveResponse } from '@/lib/api/schemas/uptime';
-import { getMonitorLive } from '@/lib/uptime/live';
+import { getMonitorLive } from '@/lib/uptime/service';
 
 export const GET = apiRoute(
   {

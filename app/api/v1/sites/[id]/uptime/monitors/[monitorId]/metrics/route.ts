@@ -1,7 +1,7 @@
 import { otherMethods } from '@/lib/api/methods';
 import { apiRoute } from '@/lib/api/pipeline';
 import { monitorIdParams, monitorMetricsQuery, monitorMetricsResponse } from '@/lib/api/schemas/uptime';
-import { getMonitorMetrics } from '@/lib/uptime/metrics';
+import { getMonitorMetrics } from '@/lib/uptime/service';
 
 export const GET = apiRoute(
   {

@@ -1,0 +1,1 @@
+ALTER TABLE "runs" ADD COLUMN "a11y_scan_score" integer;

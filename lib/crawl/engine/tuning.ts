@@ -1,0 +1,54 @@
+/**
+ * How a crawl step works: its time budget, request and lease lengths, the external checks in flight,
+ * retries, and how results are batched. The defaults are the product's; tests and benchmarks pass
+ * their own (`workRun`'s options).
+ */
+
+export interface EngineTuning {
+  /** A step stops leasing after this long, then drains what it holds. */
+  stepBudgetMs: number;
+  /** Per request (every hop of a redirect chain together). */
+  requestTimeoutMs: number;
+  /** How long a lease lasts; a dead worker's URLs return to the pool after it. */
+  leaseMs: number;
+  /** External checks in flight at once, across all hosts. */
+  externalConcurrency: number;
+  /** External checks in flight at once against one host. */
+  maxPerExternalHost: number;
+  /** Attempts for an internal URL answering 429/503 or failing transiently before it is judged. */
+  maxAttempts: number;
+  /** Longest Retry-After honoured. */
+  retryAfterCapMs: number;
+  /** Results written per statement batch. */
+  flushSize: number;
+  /** Results never wait longer than this to be written. */
+  flushIntervalMs: number;
+  /** External links checked per run; the rest are recorded as not checked (see MAX_EXTERNAL_CHECKS). */
+  maxExternalChecks: number;
+}
+
+/**
+ * External links checked per run. Ten distinct external links on each of the 5,000 pages of the
+ * default monthly allowance; at 32 checks in flight that is a few minutes of requests to other
+ * people's servers. Past it a page of generated links (or a site of them) would have the crawler
+ * queue and send hundreds of thousands of requests on one site's behalf.
+ */
+export const MAX_EXTERNAL_CHECKS = 50_000;
+
+export const DEFAULT_TUNING: EngineTuning = {
+  stepBudgetMs: 30_000,
+  requestTimeoutMs: 10_000,
+  leaseMs: 120_000,
+  externalConcurrency: 32,
+  maxPerExternalHost: 4,
+  maxAttempts: 3,
+  retryAfterCapMs: 30_000,
+  flushSize: 250,
+  flushIntervalMs: 300,
+  maxExternalChecks: MAX_EXTERNAL_CHECKS,
+};
+
+/** A step's options: the tuning to change, and a signal that cancels the step. */
+export interface WorkOptions extends Partial<EngineTuning> {
+  signal?: AbortSignal;
+}

@@ -1,0 +1,317 @@
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Principal } from '@/lib/auth/principal';
+import type { Db } from '@/lib/db/client';
+import { queryRows } from '@/lib/db/rows';
+import { type BrokenLink, brokenLinks, type Run, type Site, seoReports } from '@/lib/db/schema';
+import { NotFoundError } from '@/lib/errors';
+import { isSeoCheckId, isSeoImpact, type SeoIssue } from '@/lib/seo/checks';
+import { buildSeoReport, type SeoReport } from '@/lib/seo/report';
+import { scoreSeo } from '@/lib/seo/score';
+import { getVisibleSite } from '@/lib/sites/access';
+import { type RunResource, runResource } from '@/lib/sites/resource';
+import { encodeLinkAttrs } from '../engine/link-labels';
+import { compileExcludes, NEVER, type PathMatcher } from '../engine/url';
+import { brokenTargetChanges, previousCompletedRun, reportRun, seoIssueChanges } from './history';
+import { encodeRedirectChain } from './redirect-chain';
+
+/** The Broken link resource exactly as the spec lists it. */
+export function brokenLinkResource(b: BrokenLink) {
+  return {
+    id: b.id,
+    run_id: b.run_id,
+    tenant_id: b.tenant_id,
+    source_url: b.source_url,
+    target_url: b.target_url,
+    status: b.status,
+    status_code: b.status_code,
+    kind: b.kind,
+    redirect_chain: encodeRedirectChain(b.redirect_chain),
+    detail: b.detail,
+    created_at: b.created_at,
+    link_text: b.link_text,
+    link_selector: b.link_selector,
+    link_attrs: encodeLinkAttrs(b.link_attrs),
+  };
+}
+export type BrokenLinkResource = ReturnType<typeof brokenLinkResource>;
+
+/** What changed since the previous completed crawl (null id and empty lists when there is none). */
+export interface BrokenTargetChanges {
+  previousRunId: string | null;
+  /** Broken targets of this report that the previous run did not report broken. */
+  newTargets: string[];
+  /** Targets the previous run reported broken that this run does not. */
+  fixedTargets: string[];
+}
+
+export interface BrokenLinkReport {
+  run: RunResource;
+  brokenLinks: BrokenLinkResource[];
+  sincePreviousRun: BrokenTargetChanges;
+}
+
+/** Plain code-unit order: the same on every database collation. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether the site's current excludePaths hide a report row: excluded source page or internal target. */
+function excludedRow(
+  isExcluded: PathMatcher,
+  row: { source_url: string; target_url: string; kind: string },
+): boolean {
+  return isExcluded(row.source_url) || (row.kind === 'internal' && isExcluded(row.target_url));
+}
+
+/** What a broken-link view of one crawl reads: the run, what it compares with, and what is hidden. */
+export interface BrokenLinkScope {
+  site: Site;
+  run: Run;
+  /** The comparison's other side: the latest completed crawl started before `run` (see crawlComparison). */
+  previous: Run | undefined;
+  isExcluded: PathMatcher;
+  /** URLs of both runs' rows that the current excludePaths hide (see `reportRowShown`); null: none. */
+  excluded: string[] | null;
+}
+
+/**
+ * The crawl a broken-link view shows (`runId`, else the latest), for the report and the list grouped
+ * by target alike: the site must be visible with the Broken Links app on.
+ */
+export async function brokenLinkScope(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  runId?: string,
+): Promise<BrokenLinkScope> {
+  const site = await getVisibleSite(db, principal, siteId);
+  if (site.scanner_enabled !== 1)
+    throw new NotFoundError('the Broken Links app is not enabled for this site');
+  const run = await reportRun(db, site, runId);
+  return crawlComparison(db, site, run, await previousCompletedRun(db, run));
+}
+
+/**
+ * The broken-link view of `run` of `site` (a site the caller already holds, e.g. the monthly report's)
+ * compared with `previous`: the previous completed crawl for the report routes, the last crawl before
+ * the month for the monthly report.
+ */
+export async function crawlComparison(
+  db: Db,
+  site: Site,
+  run: Run,
+  previous: Run | undefined,
+): Promise<BrokenLinkScope> {
+  const isExcluded = compileExcludes(site.exclude_paths);
+  const excluded =
+    isExcluded === NEVER
+      ? null
+      : await excludedReportUrls(
+          db,
+          site.tenant_id,
+          [run.id, ...(previous ? [previous.id] : [])],
+          isExcluded,
+        );
+  return { site, run, previous, isExcluded, excluded };
+}
+
+/**
+ * The source pages and internal targets of the runs' report rows that `isExcluded` matches: the
+ * globs run here, once per distinct URL, and SQL leaves the rows out by equality (reportRowShown).
+ */
+async function excludedReportUrls(
+  db: Db,
+  tenantId: string,
+  runIds: string[],
+  isExcluded: PathMatcher,
+): Promise<string[]> {
+  const ofRuns = sql`tenant_id = ${tenantId} and run_id in (${sql.join(
+    runIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )})`;
+  const urls = await queryRows<{ url: string }>(
+    db,
+    sql`select source_url as url from broken_links where ${ofRuns}
+        union select target_url from broken_links where ${ofRuns} and kind = 'internal'`,
+  );
+  return urls.map((row) => row.url).filter((url) => isExcluded(url));
+}
+
+/**
+ * SQL: whether the broken_links row `alias` shows under the current excludePaths (`excludedRow`, as
+ * the equality with the URLs `excludedReportUrls` found). The list travels as one JSON parameter.
+ */
+export function reportRowShown(excluded: string[] | null, alias = 'b'): SQL {
+  if (!excluded?.length) return sql`true`;
+  const table = sql.identifier(alias);
+  const hidden = sql`(select jsonb_array_elements_text(${JSON.stringify(excluded)}::jsonb))`;
+  return sql`not (${table}.source_url in ${hidden} or (${table}.kind = 'internal' and ${table}.target_url in ${hidden}))`;
+}
+
+/**
+ * GET /v1/sites/{id}/report (the latest crawl) and /runs/{runId}/report (that crawl): one row per
+ * (broken target, linking page), ordered by target then source. The site's current excludePaths
+ * apply retroactively, to the rows, the headline counts (recomputed from the rows shown) and the
+ * comparison with the previous run.
+ */
+export async function getBrokenLinkReport(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  runId?: string,
+): Promise<BrokenLinkReport> {
+  const scope = await brokenLinkScope(db, principal, siteId, runId);
+  const { site, run, isExcluded } = scope;
+  const rows = (
+    await db
+      .select()
+      .from(brokenLinks)
+      .where(and(eq(brokenLinks.tenant_id, site.tenant_id), eq(brokenLinks.run_id, run.id)))
+  ).filter((row) => !excludedRow(isExcluded, row));
+  rows.sort((a, b) => byText(a.target_url, b.target_url) || byText(a.source_url, b.source_url));
+
+  const targets = new Set<string>();
+  const sources = new Set<string>();
+  const internal = new Set<string>();
+  const external = new Set<string>();
+  for (const row of rows) {
+    targets.add(row.target_url);
+    sources.add(row.source_url);
+    (row.kind === 'internal' ? internal : external).add(row.target_url);
+  }
+  return {
+    run: {
+      ...runResource(run),
+      broken_count: targets.size,
+      pages_with_broken_count: sources.size,
+      internal_broken: internal.size,
+      external_broken: external.size,
+    },
+    brokenLinks: rows.map(brokenLinkResource),
+    sincePreviousRun: await brokenTargetsSincePrevious(db, scope),
+  };
+}
+
+/** New and fixed broken targets against the previous completed crawl, after the current exclusions. */
+export async function brokenTargetsSincePrevious(
+  db: Db,
+  { run, previous, excluded }: Pick<BrokenLinkScope, 'run' | 'previous' | 'excluded'>,
+): Promise<BrokenTargetChanges> {
+  if (!previous) return { previousRunId: null, newTargets: [], fixedTargets: [] };
+  const newTargets: string[] = [];
+  const fixedTargets: string[] = [];
+  for (const row of await brokenTargetChanges(
+    db,
+    run.tenant_id,
+    run.id,
+    previous.id,
+    reportRowShown(excluded),
+  )) {
+    (row.side === 'new' ? newTargets : fixedTargets).push(row.target_url);
+  }
+  return {
+    previousRunId: previous.id,
+    newTargets: newTargets.sort(byText),
+    fixedTargets: fixedTargets.sort(byText),
+  };
+}
+
+/** An SEO issue's identity across runs: the check failing on the page. */
+export interface SeoIssueKey {
+  check: SeoIssue['check'];
+  pageUrl: string;
+}
+
+/** SEO issues that appeared and went away since the previous completed crawl. */
+export interface SeoIssueChanges {
+  previousRunId: string | null;
+  /** Issues of this report that the previous run did not have, by page then check. */
+  newIssues: SeoIssueKey[];
+  /** Issues of the previous run that this run does not have, by page then check. */
+  fixedIssues: SeoIssueKey[];
+}
+
+export interface SeoReportResponse extends SeoReport {
+  run: RunResource;
+  /** Score and pages scanned after the site's current excludePaths (equal to the run's without exclusions). */
+  score: number | null;
+  pagesScanned: number;
+  sincePreviousRun: SeoIssueChanges;
+}
+
+/**
+ * GET /v1/sites/{id}/seo-report (the latest crawl) and /runs/{runId}/seo-report (that crawl): SEO
+ * issues grouped by check (lib/seo/report), with pages now excluded by excludePaths left out and the
+ * score recomputed without them.
+ */
+export async function getSeoReport(
+  db: Db,
+  principal: Principal,
+  siteId: string,
+  runId?: string,
+): Promise<SeoReportResponse> {
+  const site = await getVisibleSite(db, principal, siteId);
+  if (site.seo_enabled !== 1) throw new NotFoundError('the SEO app is not enabled for this site');
+  const run = await reportRun(db, site, runId);
+
+  const isExcluded = compileExcludes(site.exclude_paths);
+  const parts = await db
+    .select({ issues: seoReports.issues })
+    .from(seoReports)
+    .where(and(eq(seoReports.tenant_id, site.tenant_id), eq(seoReports.run_id, run.id)))
+    .orderBy(asc(seoReports.part));
+  const issues: SeoIssue[] = [];
+  let hidden = false;
+  for (const [check, impact, pageUrl, detail] of parts.flatMap((p) => p.issues)) {
+    if (isExcluded(pageUrl)) {
+      hidden = true;
+      continue;
+    }
+    if (!isSeoCheckId(check) || !isSeoImpact(impact)) continue;
+    issues.push({ check, impact, pageUrl, detail });
+  }
+
+  let score = run.seo_score;
+  let pagesScanned = run.seo_pages_scanned;
+  if (hidden) {
+    pagesScanned = await scannedPagesNotExcluded(db, run.id, isExcluded, run.seo_pages_scanned);
+    score = scoreSeo(issues, pagesScanned).score;
+  }
+  return {
+    run: runResource(run),
+    score,
+    pagesScanned,
+    ...buildSeoReport(issues),
+    sincePreviousRun: await seoIssuesSincePrevious(db, run, isExcluded),
+  };
+}
+
+/** New and fixed SEO issues against the previous completed crawl, on pages not excluded now. */
+async function seoIssuesSincePrevious(db: Db, run: Run, isExcluded: PathMatcher): Promise<SeoIssueChanges> {
+  const previous = await previousCompletedRun(db, run);
+  const changes: SeoIssueChanges = { previousRunId: previous?.id ?? null, newIssues: [], fixedIssues: [] };
+  if (!previous) return changes;
+  const rows = await seoIssueChanges(db, run.tenant_id, run.id, previous.id);
+  rows.sort((a, b) => byText(a.page_url, b.page_url) || byText(a.check_id, b.check_id));
+  for (const row of rows) {
+    if (isExcluded(row.page_url) || !isSeoCheckId(row.check_id)) continue;
+    (row.side === 'new' ? changes.newIssues : changes.fixedIssues).push({
+      check: row.check_id,
+      pageUrl: row.page_url,
+    });
+  }
+  return changes;
+}
+
+/** Pages of the run with SEO facts, minus the now-excluded ones (the latest run keeps its frontier). */
+async function scannedPagesNotExcluded(
+  db: Db,
+  runId: string,
+  isExcluded: PathMatcher,
+  fallback: number,
+): Promise<number> {
+  const pages = await queryRows<{ url: string }>(
+    db,
+    sql`select url from crawl_urls where run_id = ${runId}::uuid and is_page = 1 and seo_facts is not null`,
+  );
+  if (pages.length === 0) return fallback;
+  return pages.filter((row) => !isExcluded(row.url)).length;
+}

@@ -1,0 +1,257 @@
+import { CAUSES } from '@/lib/notify/message';
+import { DAY_MS } from '@/lib/uptime/rollup';
+import { MAINTENANCE_STYLE, maintenanceSection } from './maintenance';
+import { clockLabel, cspHash, dayLabel, durationLabel, escapeXml as e, pctLabel, rfc3339 } from './markup';
+import type {
+  OverallStatus,
+  PublicIncident,
+  PublicMonitor,
+  PublicMonitorStatus,
+  PublicStatus,
+} from './public';
+
+/*
+ * The public status page as one HTML document, written here rather than by React: it must work
+ * without JavaScript and under a policy that allows no script at all, so there is nothing to
+ * hydrate, and a string is the cheapest thing to cache and serve. Every value is escaped (`e`).
+ * The day bars show their figure on hover and on keyboard focus with CSS alone: each day is a
+ * focusable list item whose text (date, uptime, incidents) is its accessible name, visually hidden
+ * until the item is hovered or focused.
+ */
+
+export const OVERALL_WORDS: Record<OverallStatus, string> = {
+  operational: 'All systems operational',
+  degraded: 'Degraded performance',
+  partial_outage: 'Partial outage',
+  major_outage: 'Major outage',
+  maintenance: 'Maintenance under way',
+  unknown: 'Status unknown',
+};
+
+export const MONITOR_WORDS: Record<PublicMonitorStatus, string> = {
+  up: 'Operational',
+  degraded: 'Degraded',
+  down: 'Down',
+  unknown: 'No data yet',
+  paused: 'Not monitored',
+  maintenance: 'Under maintenance',
+};
+
+/** Light by default, dark under prefers-color-scheme; every text colour passes WCAG AA on its background. */
+export const STYLE = `
+:root{color-scheme:light dark;--bg:#fafafa;--card:#fff;--fg:#18181b;--muted:#52525b;--line:#e4e4e7;
+--ok:#15803d;--okbar:#22c55e;--warn:#a16207;--warnbar:#eab308;--bad:#b91c1c;--badbar:#ef4444;--none:#d4d4d8;
+--tipbg:#18181b;--tipfg:#fafafa;--focus:#2563eb}
+@media (prefers-color-scheme:dark){:root{--bg:#09090b;--card:#18181b;--fg:#f4f4f5;--muted:#a1a1aa;--line:#3f3f46;
+--ok:#4ade80;--okbar:#22c55e;--warn:#facc15;--warnbar:#eab308;--bad:#f87171;--badbar:#ef4444;--none:#3f3f46;
+--tipbg:#f4f4f5;--tipfg:#18181b;--focus:#60a5fa}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+a{color:inherit}
+a:focus-visible,.day:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
+.skip{position:absolute;left:-9999px}.skip:focus{left:1rem;top:1rem;background:var(--card);padding:.5rem 1rem}
+.wrap{max-width:56rem;margin:0 auto;padding:2rem 1rem}
+header h1{margin:0;font-size:1.75rem;line-height:1.2}
+header p{margin:.5rem 0 0;color:var(--muted)}
+h2{font-size:1.125rem;margin:2rem 0 .75rem}
+.overall{margin-top:1.5rem;padding:1rem 1.25rem;border-radius:.75rem;border:1px solid var(--line);background:var(--card);
+border-left:.5rem solid var(--okbar)}
+.overall h2{margin:0;font-size:1.25rem}.overall p{margin:.25rem 0 0;color:var(--muted);font-size:.875rem}
+.overall.degraded,.overall.partial_outage{border-left-color:var(--warnbar)}.overall.major_outage{border-left-color:var(--badbar)}
+.overall.unknown{border-left-color:var(--none)}
+.monitors,.incidents,.bars{list-style:none;margin:0;padding:0}
+.monitor{background:var(--card);border:1px solid var(--line);border-radius:.75rem;padding:1rem 1.25rem;margin-bottom:.75rem}
+.head{display:flex;flex-wrap:wrap;align-items:baseline;justify-content:space-between;gap:.25rem 1rem}
+.head h3{margin:0;font-size:1rem;overflow-wrap:anywhere}
+.state{font-weight:600;font-size:.875rem}.state.up{color:var(--ok)}.state.degraded{color:var(--warn)}.state.down{color:var(--bad)}
+.state.unknown,.state.paused{color:var(--muted)}
+.url,.meta{margin:.25rem 0 0;color:var(--muted);font-size:.875rem;overflow-wrap:anywhere}
+.bars{display:flex;gap:2px;height:2.25rem;margin-top:.75rem;position:relative}
+.day{flex:1 1 0;min-width:0;border-radius:2px;background:var(--okbar);position:relative;cursor:default}
+.day.minor{background:var(--warnbar)}.day.major{background:var(--badbar)}.day.none{background:var(--none)}
+.tip{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.day:hover .tip,.day:focus .tip{width:max-content;max-width:16rem;height:auto;clip-path:none;white-space:normal;z-index:1;
+bottom:calc(100% + .5rem);left:50%;transform:translateX(-50%);padding:.5rem .75rem;border-radius:.5rem;
+background:var(--tipbg);color:var(--tipfg);font-size:.8125rem;line-height:1.4;box-shadow:0 4px 12px rgb(0 0 0/.25)}
+.day.early:hover .tip,.day.early:focus .tip{left:0;transform:none}
+.day.late:hover .tip,.day.late:focus .tip{left:auto;right:0;transform:none}
+.tip span{display:block}
+.axis{display:flex;justify-content:space-between;color:var(--muted);font-size:.75rem;margin-top:.25rem}
+.incident{border-top:1px solid var(--line);padding:.75rem 0}
+.incident h3{margin:0;font-size:1rem}.incident p{margin:.25rem 0 0;color:var(--muted);font-size:.875rem}
+.ongoing{color:var(--bad);font-weight:600}
+.standing{font-weight:600}
+.updates{list-style:none;margin:.5rem 0 0;padding:0 0 0 .75rem;border-left:2px solid var(--line)}
+.updates li{margin-top:.5rem}.updates p{margin:.125rem 0 0;color:var(--fg);overflow-wrap:anywhere}
+.incident .said{color:var(--muted)}.said strong{color:var(--fg)}
+footer{margin-top:2.5rem;color:var(--muted);font-size:.875rem}
+footer a{margin-right:1rem}
+@media (max-width:30rem){.bars{gap:1px}.day{border-radius:1px}}
+${MAINTENANCE_STYLE}`;
+
+/** The page's policy: no script, no frame, no form, nothing fetched but this one style block. */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  `style-src ${cspHash(STYLE)}`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** A day's bar colour: no downtime, a little (under 1 %, ~14 minutes), more; grey when not watched. */
+function dayClass(pct: number | null): string {
+  if (pct === null) return 'none';
+  if (pct >= 100) return 'ok';
+  return pct >= 99 ? 'minor' : 'major';
+}
+
+function incidentWords(incident: PublicIncident): string {
+  return incident.cause ? (CAUSES[incident.cause] ?? incident.cause) : 'outage';
+}
+
+/** An incident's name on the page: a manual one's title, a monitor's name and cause. */
+export function incidentName(incident: PublicIncident): string {
+  if (incident.kind === 'manual' || !incident.monitor) return incident.title ?? 'Incident';
+  return `${incident.monitor.name}: ${incidentWords(incident)}`;
+}
+
+export const UPDATE_WORDS: Record<NonNullable<PublicIncident['status']>, string> = {
+  investigating: 'Investigating',
+  identified: 'Identified',
+  monitoring: 'Monitoring',
+  resolved: 'Resolved',
+};
+
+export const IMPACT_WORDS: Record<NonNullable<PublicIncident['impact']>, string> = {
+  none: 'No impact on service',
+  degraded: 'Degraded performance',
+  partial_outage: 'Partial outage',
+  major_outage: 'Major outage',
+};
+
+function dayBar(
+  monitor: PublicMonitor,
+  day: PublicMonitor['days'][number],
+  index: number,
+  incidents: PublicIncident[],
+) {
+  const end = day.dayStart + DAY_MS;
+  const touching = incidents.filter(
+    (i) =>
+      i.monitor?.position === monitor.position &&
+      i.startedAt < end &&
+      (i.resolvedAt ?? Number.POSITIVE_INFINITY) > day.dayStart,
+  );
+  const lines = [dayLabel(day.dayStart)];
+  if (day.uptimePct === null) lines.push('Not monitored');
+  else {
+    lines.push(`${pctLabel(day.uptimePct)} uptime`);
+    if (day.incidents === 0) lines.push('No incidents');
+    else {
+      lines.push(
+        `${day.incidents} incident${day.incidents === 1 ? '' : 's'}, ${durationLabel(day.downMs)} down`,
+      );
+      for (const i of touching.slice(0, 3)) {
+        lines.push(`${clockLabel(Math.max(i.startedAt, day.dayStart))}: ${incidentWords(i)}`);
+      }
+    }
+  }
+  const edge = index < 15 ? ' early' : index >= monitor.days.length - 15 ? ' late' : '';
+  return `<li class="day ${dayClass(day.uptimePct)}${edge}" tabindex="0"><span class="tip">${lines
+    .map((l) => `<span>${e(l)}</span>`)
+    .join('')}</span></li>`;
+}
+
+function monitorCard(monitor: PublicMonitor, incidents: PublicIncident[]): string {
+  const facts = [
+    monitor.uptimePct === null
+      ? 'No uptime figure yet'
+      : `${pctLabel(monitor.uptimePct)} uptime over 90 days`,
+  ];
+  if (monitor.a11yScore !== undefined) {
+    facts.push(
+      monitor.a11yScore === null
+        ? 'Accessibility not scanned yet'
+        : `Accessibility score ${monitor.a11yScore}/100`,
+    );
+  }
+  if (monitor.brokenLinks !== undefined) {
+    facts.push(
+      monitor.brokenLinks === null
+        ? 'Links not checked yet'
+        : `${monitor.brokenLinks} broken link${monitor.brokenLinks === 1 ? '' : 's'}`,
+    );
+  }
+  const since =
+    monitor.since && monitor.status !== 'paused' && monitor.status !== 'maintenance'
+      ? ` since ${dayLabel(monitor.since)}, ${clockLabel(monitor.since)}`
+      : '';
+  return `<li class="monitor">
+<div class="head"><h3>${e(monitor.name)}</h3><span class="state ${monitor.status}">${e(MONITOR_WORDS[monitor.status])}<span class="since">${e(since)}</span></span></div>
+${monitor.url ? `<p class="url">${e(monitor.url)}</p>` : ''}<p class="meta">${e(facts.join(' · '))}</p>
+<ol class="bars" aria-label="${e(`${monitor.name}: daily uptime, last ${monitor.days.length} days, oldest first`)}">${monitor.days
+    .map((day, i) => dayBar(monitor, day, i, incidents))
+    .join('')}</ol>
+<div class="axis" aria-hidden="true"><span>${monitor.days.length} days ago</span><span>Today</span></div>
+</li>`;
+}
+
+/** What the organization posted about an incident, newest first; a message keeps its line breaks. */
+function incidentUpdates(incident: PublicIncident): string {
+  if (incident.updates.length === 0) return '';
+  const items = incident.updates.map(
+    (u) =>
+      `<li><p class="said"><strong>${e(UPDATE_WORDS[u.status])}</strong> · <time datetime="${rfc3339(u.at)}">${e(`${dayLabel(u.at)}, ${clockLabel(u.at)}`)}</time></p>${u.message
+        .split(/\n{2,}/)
+        .map((para) => `<p>${e(para).replace(/\n/g, '<br>')}</p>`)
+        .join('')}</li>`,
+  );
+  return `<ol class="updates" aria-label="${e(`Updates on ${incidentName(incident)}, newest first`)}">${items.join('')}</ol>`;
+}
+
+/** Where an incident stands, in words: its latest update's status, and a manual incident's impact. */
+function incidentStanding(incident: PublicIncident): string {
+  const parts: string[] = [];
+  if (incident.status && incident.status !== 'resolved') parts.push(UPDATE_WORDS[incident.status]);
+  if (incident.impact && incident.resolvedAt === null) parts.push(IMPACT_WORDS[incident.impact]);
+  return parts.length ? `<p class="standing">${e(parts.join(' · '))}</p>` : '';
+}
+
+function incidentItem(incident: PublicIncident, at: number): string {
+  const end = incident.resolvedAt;
+  const when = `Started <time datetime="${rfc3339(incident.startedAt)}">${e(`${dayLabel(incident.startedAt)}, ${clockLabel(incident.startedAt)}`)}</time>`;
+  const outcome =
+    end === null
+      ? `<span class="ongoing">Ongoing</span> (${e(durationLabel(at - incident.startedAt))} so far)`
+      : `resolved <time datetime="${rfc3339(end)}">${e(`${dayLabel(end)}, ${clockLabel(end)}`)}</time> after ${e(durationLabel(end - incident.startedAt))}`;
+  return `<li class="incident" id="incident-${e(incident.id)}"><h3>${e(incidentName(incident))}</h3>${incidentStanding(incident)}<p>${when} · ${outcome}</p>${incidentUpdates(incident)}</li>`;
+}
+
+/**
+ * The whole document. It states no "as of" time: it is served from the cache for as long as nothing
+ * on it changes (lib/statuspages/fingerprint.ts), so the render time would only mislead.
+ */
+export function renderStatusHtml(status: PublicStatus): string {
+  const base = `/status/${encodeURIComponent(status.page.slug)}`;
+  const incidents = status.incidents;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${e(`${status.page.title}: status`)}</title><meta name="color-scheme" content="light dark">
+<meta name="robots" content="noarchive">
+<link rel="alternate" type="application/atom+xml" title="${e(`${status.page.title}: incidents`)}" href="${base}/feed.atom">
+<style>${STYLE}</style></head>
+<body><a class="skip" href="#incidents">Skip to incidents</a>
+<div class="wrap"><header><h1>${e(status.page.title)}</h1>${status.page.description ? `<p>${e(status.page.description)}</p>` : ''}</header>
+<main id="main">
+<section class="overall ${status.status}" aria-labelledby="overall"><h2 id="overall">${e(OVERALL_WORDS[status.status])}</h2>
+<p>Checked every minute from four regions. Times are UTC.</p></section>
+${maintenanceSection(status)}
+<section aria-labelledby="services"><h2 id="services">Services</h2>
+${status.monitors.length ? `<ul class="monitors">${status.monitors.map((m) => monitorCard(m, incidents)).join('')}</ul>` : '<p>No services listed.</p>'}
+</section>
+<section id="incidents" aria-labelledby="incidents-heading"><h2 id="incidents-heading">Incidents, last 90 days</h2>
+${incidents.length ? `<ol class="incidents">${incidents.map((i) => incidentItem(i, status.at)).join('')}</ol>` : '<p>No incidents in the last 90 days.</p>'}
+</section></main>
+<footer><a href="${base}/feed.atom">Atom feed</a><a href="${base}/summary.json">JSON</a><a href="${base}/badge.svg">Badge</a>
+<p>Status page by Sitewatch.</p></footer></div></body></html>`;
+}

@@ -275,8 +275,12 @@ test("a monitor's actions: each puts the focus on its form or its result, and th
   // "Add monitor": the form opens with the focus in it, and the creation's line goes.
   const add = page.getByRole('button', { name: 'Add monitor' });
   await press(page, add, 'Enter', 10);
-  await expectFocusOn(page, newMonitor.getByLabel('URL', { exact: true }));
+  // The form's first field: what the monitor watches (a URL, checked, or a heartbeat); Tab goes on to
+  // the URL.
+  await expectFocusOn(page, newMonitor.getByRole('radio', { name: 'A URL (probed)' }));
   await expect(created).toHaveCount(0);
+  await page.keyboard.press('Tab');
+  await expectFocusOn(page, newMonitor.getByLabel('URL', { exact: true }));
   // A refused URL: the summary takes the focus, with no stale "Monitor created" above it.
   await page.keyboard.type('not a url');
   await press(page, newMonitor.getByRole('button', { name: 'Create monitor' }), 'Enter', 20);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { signedInAsOwnUser } from './support/own-user';
 import { bothWidths, tabTo } from './support/page';
+import { publicVisitor } from './support/visitor';
 
 // One story (issue 26 item 2): a status page, a manual incident opened from the dashboard with the
 // keyboard, updates posted on it up to its resolution, and the public page (no JavaScript) saying so.
@@ -108,12 +109,7 @@ test('open an incident and post updates with the keyboard; axe-clean at 1280 and
 test('the public page shows the incident, its standing and updates without JavaScript', async ({
   browser,
 }) => {
-  const context = await browser.newContext({
-    storageState: { cookies: [], origins: [] },
-    javaScriptEnabled: false,
-    extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.41' },
-  });
-  const page = await context.newPage();
+  const { context, page } = await publicVisitor(browser, { ip: '203.0.113.41' });
   // The page's fingerprint is held a second per process: the post shows within it.
   await expect(async () => {
     await page.goto(`/status/${SLUG}`);
@@ -146,12 +142,7 @@ test('resolving it from the dashboard closes it and gives the headline back to t
   await expect(incident).toContainText('Resolved');
   await expect(incident.getByText('Ongoing')).toHaveCount(0);
 
-  const visitor = await browser.newContext({
-    storageState: { cookies: [], origins: [] },
-    javaScriptEnabled: false,
-    extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.42' },
-  });
-  const publicPage = await visitor.newPage();
+  const { context: visitor, page: publicPage } = await publicVisitor(browser, { ip: '203.0.113.42' });
   await expect(async () => {
     await publicPage.goto(`/status/${SLUG}`);
     await expect(publicPage.getByText('Mail flows again.')).toBeVisible({ timeout: 1000 });

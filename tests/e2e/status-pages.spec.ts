@@ -2,6 +2,7 @@ import { type Browser, expect, test } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { tabTo } from './support/page';
 import { snap } from './support/snap';
+import { publicVisitor, type VisitorOptions } from './support/visitor';
 
 // One story: a site with two monitors, a public page listing one of them, then the dashboard page.
 test.describe.configure({ mode: 'serial' });
@@ -10,23 +11,9 @@ const SLUG = 'e2e-status';
 let siteId = '';
 const monitorIds: string[] = [];
 
-/** A visitor: no session, and by default no JavaScript (the page must not need it). */
-async function visitor(
-  browser: Browser,
-  options: { js?: boolean; dark?: boolean; width?: number; bypassCSP?: boolean } = {},
-) {
-  const context = await browser.newContext({
-    // Signed out: the project's storage state would otherwise bring the owner's session cookie.
-    storageState: { cookies: [], origins: [] },
-    javaScriptEnabled: options.js ?? false,
-    colorScheme: options.dark ? 'dark' : 'light',
-    viewport: { width: options.width ?? 1280, height: 900 },
-    // Only to inject axe-core, which the page's policy rightly refuses.
-    bypassCSP: options.bypassCSP ?? false,
-    extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.40' },
-  });
-  return { context, page: await context.newPage() };
-}
+/** A visitor to the public page, without JavaScript unless asked. */
+const visitor = (browser: Browser, options: Omit<VisitorOptions, 'ip'> = {}) =>
+  publicVisitor(browser, { ip: '203.0.113.40', ...options });
 
 test('a site with two monitors', async ({ page }) => {
   const site = await page.request.post('/v1/sites', {
@@ -233,6 +220,10 @@ test('edit from the list: the form takes the page, saving says so; then delete i
   await page.getByRole('button', { name: 'Delete now Statuspage E2E renamed' }).press('Enter');
   await expect(page.getByRole('status').filter({ hasText: 'deleted' })).toBeFocused();
   await expect(page.getByText('No status pages yet', { exact: true })).toBeVisible();
-  expect((await visitorPage.goto(`/status/${SLUG}`))?.status()).toBe(404);
+  // A server remembers a page's fingerprint for up to a second (lib/statuspages/cache.ts): the page
+  // is gone within that bound, not necessarily at once.
+  await expect
+    .poll(async () => (await visitorPage.goto(`/status/${SLUG}`))?.status(), { timeout: 5_000 })
+    .toBe(404);
   await context.close();
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite. Unit and integration tests (on TEST_DATABASE_URL's Postgres when set,
 // then the database-heavy ones through Neon's driver, then the integration tests again on embedded
-// PGlite, then the unit and integration tests again on Postgres under Node 24), a fresh production
+// PGlite, then the unit tests and the runtime-sensitive integration suites again on Postgres under
+// Node 24), a fresh production
 // build, the e2e suite in real Chromium, and the hosted path (Inngest's protocol) on that build.
 // Ends with one summary line: "Summary: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
@@ -105,14 +106,44 @@ if (onPostgres) {
   countVitest(`${out}/vitest-pglite.json`);
 }
 
-// The hosted deployment runs Node 24 (package.json's engines; README "Quick start"): the unit and
-// integration tests run once more on it, against the Postgres server, the database a deployment
-// uses. SKIP_NODE24=1 leaves the stage out.
+// The hosted deployment runs Node 24 (package.json's engines; README "Quick start"): the unit tests
+// and the integration suites where the Node version shows run once more on it, against the Postgres
+// server, the database a deployment uses. What changes between Node majors is the runtime under our
+// code: fetch and undici (every outbound request: lib/net, the crawler, probes, webhooks, the
+// third-party clients), WebCrypto and node:crypto (sessions, secrets at rest, signatures), streams
+// and the PDF and Chromium paths, and the database drivers. Suites that only move rows between a
+// route and Postgres behave the same on both and ran above. The Vercel stage below boots every
+// function on Node 24 as well. SKIP_NODE24=1 leaves the stage out.
+const node24Suites = [
+  'db-drivers',
+  'hosted-boot',
+  'auth',
+  'auth-security',
+  'api-requests',
+  'crawl',
+  'crawl-hostile-page',
+  'crawl-hostile-patterns',
+  'crawl-lifecycle',
+  'a11y-render',
+  'a11y-sandbox',
+  'uptime-rounds',
+  'uptime-runner',
+  'uptime-hosted',
+  'notify-delivery',
+  'notify-secrets',
+  'fielddata',
+  'search',
+  'reports-monthly',
+  'status-public',
+].map((name) => `tests/integration/${name}.test.ts`);
+
 if (onPostgres && process.env.SKIP_NODE24 !== '1') {
-  run('unit + integration (Postgres, Node 24)', 'node', [
+  run('unit + runtime-sensitive integration (Postgres, Node 24)', 'node', [
     'scripts/node24.mjs',
     vitest,
     'run',
+    'tests/unit',
+    ...node24Suites,
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${out}/vitest-node24.json`,

@@ -20,8 +20,15 @@ function text(status: number, body: string, headers: Record<string, string> = {}
   return new Response(`${body}\n`, { status, headers: { ...TEXT, ...headers } });
 }
 
-/** `onRecovered`: told when a ping closed an incident (its recovery is queued), to have it delivered now. */
-export async function servePing(token: string, onRecovered: () => void = () => {}): Promise<Response> {
+/**
+ * `onRecovered`: told when a ping closed an incident (its recovery is queued), to have it delivered
+ * now. Awaited before the answer: a serverless function may be frozen once it has answered, and
+ * work left running then is lost (the minute's scheduler would deliver it all the same, later).
+ */
+export async function servePing(
+  token: string,
+  onRecovered: () => Promise<void> = async () => {},
+): Promise<Response> {
   try {
     const outcome = await recordPing(await getDb(), token, Date.now());
     if (outcome.kind === 'unknown') return text(404, 'not found: no heartbeat monitor has this ping URL');
@@ -32,7 +39,7 @@ export async function servePing(token: string, onRecovered: () => void = () => {
         { 'retry-after': String(outcome.retryAfterSeconds) },
       );
     }
-    if (outcome.recovered) onRecovered();
+    if (outcome.recovered) await onRecovered();
     return text(200, 'OK');
   } catch (error) {
     console.error('ping: recording failed:', error);

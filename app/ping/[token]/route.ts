@@ -6,8 +6,8 @@ import { servePing } from '@/lib/api/ping';
  * ping that ends an outage has its recovery delivered at once rather than at the next minute.
  */
 const ping = async (_req: Request, context: { params: Promise<{ token: string }> }) =>
-  servePing((await context.params).token, () => {
-    sendEvent({ name: 'notify/queued', data: { reason: 'heartbeat' } }).catch((error: unknown) =>
+  servePing((await context.params).token, async () => {
+    await sendEvent({ name: 'notify/queued', data: { reason: 'heartbeat' } }).catch((error: unknown) =>
       console.error('ping: announcing the recovery failed:', error),
     );
   });

@@ -2,9 +2,9 @@
 
 import { type FormEvent, useId, useState } from 'react';
 import { requestJson } from '@/components/api/client';
-import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type { PageIncident, PageIncidentsResponse, StatusPage } from '@/components/api/types';
 import { useApi } from '@/components/api/use-api';
+import { useFieldSubmit } from '@/components/api/use-field-submit';
 import { Announcement, useAnnouncer } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, TextAreaField, TextField } from '@/components/ui/field';
@@ -233,28 +233,22 @@ function UpdateForm({
     incident.status && choices.includes(incident.status) ? incident.status : choices[0]!,
   );
   const [message, setMessage] = useState('');
-  const [errors, setErrors] = useState<FormErrors<(typeof UPDATE_FIELDS)[number]>>({});
-  const [pending, setPending] = useState(false);
   const id = useId();
+  const { errors, pending, attempt } = useFieldSubmit({
+    fields: UPDATE_FIELDS,
+    fallback: 'Could not post the update.',
+    focusField: (field) => document.getElementById(`${id}-${field}`)?.focus(),
+  });
 
-  async function submit(event: FormEvent) {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setErrors({});
-    setPending(true);
-    try {
+    return attempt(async () => {
       await requestJson(`/v1/status-pages/${page.id}/incidents/${incident.id}/updates`, {
         body: { status, message },
       });
       await onPosted(status);
-    } catch (e) {
-      const found = formErrorsOf(e, UPDATE_FIELDS, 'Could not post the update.');
-      setErrors(found);
-      const field = UPDATE_FIELDS.find((f) => found[f]);
-      if (field) document.getElementById(`${id}-${field}`)?.focus();
-    } finally {
-      setPending(false);
-    }
-  }
+    });
+  };
 
   return (
     <form onSubmit={submit} aria-label={`Post an update on ${incident.title}`} className="mt-3 space-y-3">
@@ -304,28 +298,22 @@ function OpenIncidentForm({
   const [impact, setImpact] = useState<Impact>('degraded');
   const [status, setStatus] = useState<Status>('investigating');
   const [message, setMessage] = useState('');
-  const [errors, setErrors] = useState<FormErrors<(typeof OPEN_FIELDS)[number]>>({});
-  const [pending, setPending] = useState(false);
   const id = useId();
+  const { errors, pending, attempt } = useFieldSubmit({
+    fields: OPEN_FIELDS,
+    fallback: 'Could not open the incident.',
+    focusField: (field) => document.getElementById(`${id}-${field}`)?.focus(),
+  });
 
-  async function submit(event: FormEvent) {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setErrors({});
-    setPending(true);
-    try {
+    return attempt(async () => {
       const made = await requestJson<{ incident: PageIncident }>(`/v1/status-pages/${page.id}/incidents`, {
         body: { title: title.trim(), impact, status, message },
       });
       await onOpened(made.incident);
-    } catch (e) {
-      const found = formErrorsOf(e, OPEN_FIELDS, 'Could not open the incident.');
-      setErrors(found);
-      const field = OPEN_FIELDS.find((f) => found[f]);
-      if (field) document.getElementById(`${id}-${field}`)?.focus();
-    } finally {
-      setPending(false);
-    }
-  }
+    });
+  };
 
   return (
     <form

@@ -2,7 +2,6 @@
 
 import { type FormEvent, useRef, useState } from 'react';
 import { requestJson } from '@/components/api/client';
-import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
 import type {
   MonitorsResponse,
   SitesResponse,
@@ -12,6 +11,7 @@ import type {
 } from '@/components/api/types';
 import { useApi, useRead } from '@/components/api/use-api';
 import { useAttempt } from '@/components/api/use-attempt';
+import { useFieldSubmit } from '@/components/api/use-field-submit';
 import { Announcement, useAnnouncer } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
@@ -299,19 +299,25 @@ function PageForm({
   const [description, setDescription] = useState(editing?.description ?? '');
   const [chosen, setChosen] = useState<string[]>(editing?.monitorIds ?? []);
   const [options, setOptions] = useState<PageOptions>(() => optionsOf(editing));
-  const [errors, setErrors] = useState<FormErrors<Field>>({});
-  const [pending, setPending] = useState(false);
   const monitorChoice = useRef<HTMLFieldSetElement>(null);
+  const { errors, setErrors, pending, attempt } = useFieldSubmit({
+    fields: FIELDS,
+    fallback: 'Could not save the status page.',
+    // The monitors are a group of checkboxes: its first one.
+    focusField: (field) =>
+      (field === 'monitorIds'
+        ? monitorChoice.current?.querySelector('input')
+        : document.getElementById(`page-${field}`)
+      )?.focus(),
+  });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setErrors({});
     if (chosen.length === 0) {
       setErrors({ monitorIds: 'Choose at least one monitor to show.' });
       monitorChoice.current?.querySelector('input')?.focus();
       return;
     }
-    setPending(true);
     const body = {
       title: title.trim(),
       slug,
@@ -319,7 +325,7 @@ function PageForm({
       monitorIds: chosen,
       ...options,
     };
-    try {
+    await attempt(async () => {
       const result = editing
         ? await requestJson<{ statusPage: StatusPage }>(`/v1/status-pages/${editing.id}`, {
             method: 'PATCH',
@@ -327,14 +333,7 @@ function PageForm({
           })
         : await requestJson<{ statusPage: StatusPage }>('/v1/status-pages', { body });
       await onSaved(result.statusPage, editing === null);
-    } catch (e) {
-      const found = formErrorsOf(e, FIELDS, 'Could not save the status page.');
-      setErrors(found);
-      const field = (['title', 'slug', 'description'] as const).find((f) => found[f]);
-      if (field) document.getElementById(`page-${field}`)?.focus();
-    } finally {
-      setPending(false);
-    }
+    });
   }
 
   const toggle = (id: string, on: boolean) =>

@@ -2,10 +2,11 @@
 
 import { type FormEvent, useState } from 'react';
 import { requestJson } from '@/components/api/client';
-import { type FormErrors, formErrorsOf } from '@/components/api/field-errors';
+import type { FormErrors } from '@/components/api/field-errors';
 import type { MaintenanceWindow, MaintenanceWindowsResponse } from '@/components/api/types';
 import { useApi } from '@/components/api/use-api';
 import { useAttempt } from '@/components/api/use-attempt';
+import { useFieldSubmit } from '@/components/api/use-field-submit';
 import { Announcement, useAnnouncer } from '@/components/ui/announcement';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
@@ -308,8 +309,11 @@ function WindowForm({
   const [endsAt, setEndsAt] = useState(localValue(initial + 3_600_000));
   const [everyMonitor, setEveryMonitor] = useState(true);
   const [chosen, setChosen] = useState<string[]>([]);
-  const [errors, setErrors] = useState<FormErrors<Field>>({});
-  const [pending, setPending] = useState(false);
+  const { errors, setErrors, pending, attempt } = useFieldSubmit({
+    fields: FIELDS,
+    fallback: 'Could not schedule the maintenance window.',
+    focusField,
+  });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -328,8 +332,7 @@ function WindowForm({
       focusField(firstField);
       return;
     }
-    setPending(true);
-    try {
+    await attempt(async () => {
       const result = await requestJson<{ maintenanceWindow: MaintenanceWindow }>(
         `/v1/sites/${siteId}/maintenance-windows`,
         {
@@ -342,14 +345,7 @@ function WindowForm({
         },
       );
       await onSaved(result.maintenanceWindow);
-    } catch (e) {
-      const refused = formErrorsOf(e, FIELDS, 'Could not schedule the maintenance window.');
-      setErrors(refused);
-      const field = FIELDS.find((f) => refused[f]);
-      if (field) focusField(field);
-    } finally {
-      setPending(false);
-    }
+    });
   }
 
   return (

@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { signedInAsOwnUser } from './support/own-user';
 import { bothWidths, tabTo } from './support/page';
+import { uptimeOnlySite } from './support/sites';
 
 /*
  * Issue 26 items 5 and 6 in Chromium: a heartbeat monitor made with the keyboard shows its ping URL
@@ -20,16 +21,7 @@ const pingUrlOn = async (page: Page) =>
   (await page.locator('code').filter({ hasText: '/ping/' }).first().textContent())?.trim() ?? '';
 
 test('a site of its own, with only the Uptime app on', async ({ page }) => {
-  const res = await page.request.post('/v1/sites', {
-    data: {
-      rootUrl: `https://${HOST}/`,
-      scannerEnabled: false,
-      seoEnabled: false,
-      performanceEnabled: false,
-    },
-  });
-  expect(res.status()).toBe(201);
-  siteId = ((await res.json()) as { site: { id: string } }).site.id;
+  siteId = await uptimeOnlySite(page.request, `https://${HOST}/`);
 });
 
 test('create a heartbeat with the keyboard: the ping URL and cron line are shown once, in full', async ({

@@ -2,6 +2,7 @@ import { type Browser, expect, type Locator, test } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { signedInAsOwnUser } from './support/own-user';
 import { bothWidths, settled, tabTo } from './support/page';
+import { uptimeOnlySite } from './support/sites';
 import { snap } from './support/snap';
 import { publicVisitor, type VisitorOptions } from './support/visitor';
 
@@ -28,16 +29,7 @@ const visitor = (browser: Browser, options: Omit<VisitorOptions, 'ip'> = {}) =>
   publicVisitor(browser, { ip: '203.0.113.41', ...options });
 
 test('a site under maintenance since before its two monitors', async ({ page }) => {
-  const site = await page.request.post('/v1/sites', {
-    data: {
-      rootUrl: `https://${HOST}/`,
-      scannerEnabled: false,
-      seoEnabled: false,
-      performanceEnabled: false,
-    },
-  });
-  expect(site.status(), await site.text()).toBe(201);
-  siteId = ((await site.json()) as { site: { id: string } }).site.id;
+  siteId = await uptimeOnlySite(page.request, `https://${HOST}/`);
   const now = Date.now();
   const window = await page.request.post(`/v1/sites/${siteId}/maintenance-windows`, {
     data: { title: 'Data centre move', startsAt: now, endsAt: now + 2 * 3_600_000 },

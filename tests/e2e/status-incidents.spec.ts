@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { signedInAsOwnUser } from './support/own-user';
 import { bothWidths, tabTo } from './support/page';
+import { uptimeOnlySite } from './support/sites';
 import { publicVisitor } from './support/visitor';
 
 // One story (issue 26 item 2): a status page, a manual incident opened from the dashboard with the
@@ -29,16 +30,7 @@ test.afterAll(async () => {
 });
 
 test('a page listing one monitor', async ({ page }) => {
-  const site = await page.request.post('/v1/sites', {
-    data: {
-      rootUrl: root,
-      scannerEnabled: false,
-      seoEnabled: false,
-      performanceEnabled: false,
-    },
-  });
-  expect(site.status()).toBe(201);
-  const siteId = ((await site.json()) as { site: { id: string } }).site.id;
+  const siteId = await uptimeOnlySite(page.request, root);
   const monitor = await page.request.post(`/v1/sites/${siteId}/uptime/monitors`, {
     data: { url: `${root}api`, name: 'Public API', cadenceSeconds: 3600 },
   });

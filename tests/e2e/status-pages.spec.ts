@@ -1,6 +1,7 @@
 import { type Browser, expect, test } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { tabTo } from './support/page';
+import { uptimeOnlySite } from './support/sites';
 import { snap } from './support/snap';
 import { publicVisitor, type VisitorOptions } from './support/visitor';
 
@@ -16,16 +17,7 @@ const visitor = (browser: Browser, options: Omit<VisitorOptions, 'ip'> = {}) =>
   publicVisitor(browser, { ip: '203.0.113.40', ...options });
 
 test('a site with two monitors', async ({ page }) => {
-  const site = await page.request.post('/v1/sites', {
-    data: {
-      rootUrl: 'https://statuspage-e2e.example/',
-      scannerEnabled: false,
-      seoEnabled: false,
-      performanceEnabled: false,
-    },
-  });
-  expect(site.status()).toBe(201);
-  siteId = ((await site.json()) as { site: { id: string } }).site.id;
+  siteId = await uptimeOnlySite(page.request, 'https://statuspage-e2e.example/');
   for (const [name, path] of [
     ['Storefront', '/shop'],
     ['Back office', '/secret-back-office'],

@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { settled, tabTo } from './support/page';
+import { uptimeOnlySite } from './support/sites';
 import { snap } from './support/snap';
 
 // One story on a site of its own: each step builds on the state the previous one left.
@@ -13,16 +14,7 @@ const siteNav = (page: Page) => page.getByRole('navigation', { name: 'Site secti
 
 test('a site of its own, with only the Uptime app on', async ({ page }) => {
   // No crawl app: the e2e server cannot reach the site, and nothing here needs a crawl.
-  const res = await page.request.post('/v1/sites', {
-    data: {
-      rootUrl: `https://${HOST}/`,
-      scannerEnabled: false,
-      seoEnabled: false,
-      performanceEnabled: false,
-    },
-  });
-  expect(res.status()).toBe(201);
-  siteId = ((await res.json()) as { site: { id: string } }).site.id;
+  siteId = await uptimeOnlySite(page.request, `https://${HOST}/`);
 });
 
 test('the Uptime tab: empty state with the create form, axe-clean at 1280 and 390 px', async ({ page }) => {

@@ -22,14 +22,15 @@ const glyphs: Record<ReturnType<typeof statusOf>['status'], string> = {
 
 /**
  * The monitor's status as words (never colour alone): "Up", "Degraded: failing in Europe",
- * "Down", "Paused", "Stopped: the Uptime app is off", "Not checked yet".
+ * "Down", "Paused", "Stopped: the Uptime app is off", "Not checked yet" ("Waiting for the first
+ * ping" for a heartbeat).
  */
 export function MonitorStatusBadge({
   monitor,
   live,
   className,
 }: {
-  monitor: Pick<UptimeMonitor, 'enabled' | 'status'>;
+  monitor: Pick<UptimeMonitor, 'enabled' | 'status'> & Partial<Pick<UptimeMonitor, 'kind'>>;
   live?: Pick<MonitorLive, 'probing' | 'consensus'>;
   className?: string;
 }) {

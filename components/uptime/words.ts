@@ -80,7 +80,7 @@ export type StatusTone = 'success' | 'warning' | 'danger' | 'neutral';
  * `live` is optional: the list shows the stored status until the live state arrives.
  */
 export function statusOf(
-  monitor: Pick<UptimeMonitor, 'enabled' | 'status'>,
+  monitor: Pick<UptimeMonitor, 'enabled' | 'status'> & Partial<Pick<UptimeMonitor, 'kind'>>,
   live?: Pick<MonitorLive, 'probing' | 'consensus'>,
   names: Record<Region, string> = REGION_NAMES,
 ): { label: string; detail: string | null; tone: StatusTone; status: MonitorStatus | 'paused' | 'stopped' } {
@@ -114,7 +114,13 @@ export function statusOf(
       return { label: 'Degraded', detail, tone: 'warning', status: 'degraded' };
     }
     default:
-      return { label: 'Not checked yet', detail: null, tone: 'neutral', status: 'unknown' };
+      // A heartbeat is not checked: it waits for its job to ping.
+      return {
+        label: monitor.kind === 'heartbeat' ? 'Waiting for the first ping' : 'Not checked yet',
+        detail: null,
+        tone: 'neutral',
+        status: 'unknown',
+      };
   }
 }
 

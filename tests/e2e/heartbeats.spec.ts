@@ -64,14 +64,16 @@ test('create a heartbeat with the keyboard: the ping URL and cron line are shown
 });
 
 test('a ping to the URL the page showed keeps it up: plain text OK', async ({ page }) => {
-  const res = await page.request.get(firstPingUrl.replace(/^https?:\/\/[^/]+/, ''));
-  expect(res.status()).toBe(200);
-  expect(await res.text()).toBe('OK\n');
   await page.goto(`/sites/${siteId}/uptime`);
   const row = page
     .getByRole('list', { name: 'Monitors' })
     .getByRole('listitem')
     .filter({ hasText: 'Nightly backup' });
+  await expect(row).toContainText('Waiting for the first ping');
+  const res = await page.request.get(firstPingUrl.replace(/^https?:\/\/[^/]+/, ''));
+  expect(res.status()).toBe(200);
+  expect(await res.text()).toBe('OK\n');
+  await page.reload();
   await expect(row).toContainText('Expected every 1 day, 30 minutes of grace');
   await expect(row).toContainText('Up');
   await expect(row).not.toContainText('none yet');

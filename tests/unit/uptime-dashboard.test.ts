@@ -234,6 +234,9 @@ describe('monitor status in words', () => {
       ),
     ).toMatchObject({ label: 'Held', detail: 'past the monitor allowance', tone: 'neutral' });
     expect(statusOf({ enabled: 1, status: 'unknown' }).label).toBe('Not checked yet');
+    expect(statusOf({ enabled: 1, status: 'unknown', kind: 'heartbeat' }).label).toBe(
+      'Waiting for the first ping',
+    );
     expect(
       statusOf(
         { enabled: 1, status: 'down' },

@@ -16,6 +16,7 @@ import type { Principal } from '@/lib/auth/principal';
 import { closeDb, getDbHandle } from '@/lib/db/client';
 import { a11ySuppressions, organizations, runs } from '@/lib/db/schema';
 import { insertSite } from '../support/fixtures';
+import { machineLine } from './machine';
 
 const PAGES = 1000;
 const RUNS = 7;
@@ -123,6 +124,7 @@ for (let i = 0; i < RUNS; i++) {
   times.push(performance.now() - start);
 }
 times.sort((a, b) => a - b);
+console.log(machineLine());
 console.log(
   `a11y-report, ${PAGES} pages (${first.summary.pagesScanned} scanned, ${first.issues.length} issues shown), ` +
     `${process.env.BENCH_DATABASE_URL ? 'Postgres' : 'PGlite'}: median ${times[RUNS >> 1]!.toFixed(0)} ms, ` +

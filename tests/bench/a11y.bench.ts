@@ -39,6 +39,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { serverEnv, serverNodeArgs } from '../../scripts/node-flags.mjs';
 import { compileBench } from './compile';
+import { machineLine } from './machine';
 
 /** The pa11y-ci version measured (its pa11y 9 ships axe-core 4.11). */
 const PA11Y_CI_VERSION = '4.1.1';
@@ -513,6 +514,7 @@ async function main(): Promise<void> {
   const ourAxe = createRequire(import.meta.url)('axe-core/package.json').version as string;
   // Unpacks @sparticuz/chromium's binary now, so no measured run pays for it.
   const { executablePath } = await chromiumLaunchOptions();
+  console.log(machineLine());
   console.log(
     `accessibility render benchmark: ${pages} pages on 127.0.0.1, ${concurrency} at once, ` +
       `${runs} run${runs === 1 ? '' : 's'} of each tool in turns; Sitewatch in batches of ${batch > 0 ? batch : pages} pages\n` +

@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { machineLine } from './machine';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,6 +44,7 @@ else await orchestrate();
 
 /** Runs the measurement in a child process per database, Postgres on a database made for it. */
 async function orchestrate(): Promise<void> {
+  console.log(machineLine());
   const self = fileURLToPath(import.meta.url);
   const run = (where: string, env: Record<string, string | undefined>) => {
     const child = spawnSync(

@@ -20,6 +20,7 @@ import { listRedirects } from '@/lib/crawl/views/redirects';
 import { getUrlDetail } from '@/lib/crawl/views/url-detail';
 import { closeDb, getDbHandle } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
+import { machineLine } from './machine';
 import { benchSite, dropOlderFrontiers, storeCrawl, timeReads } from './stored-crawl';
 
 const PAGES = 80_000;
@@ -29,6 +30,7 @@ const TIMED = 7;
 if (process.env.BENCH_DATABASE_URL) process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
 else process.env.PGLITE_DIR = 'memory://';
 
+console.log(machineLine());
 const { db } = await getDbHandle();
 const site = await benchSite(db);
 await storeCrawl(db, site, {

@@ -32,6 +32,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serverEnv, serverNodeArgs } from '../../scripts/node-flags.mjs';
 import { compileBench } from './compile';
+import { machineLine } from './machine';
 
 interface Measurement {
   tool: 'sitewatch' | 'linkinator';
@@ -447,6 +448,7 @@ async function main(): Promise<void> {
   // `--only sitewatch` skips linkinator (diagnosing Sitewatch's own figures).
   const onlySitewatch = arg('only') === 'sitewatch';
   const database = process.env.BENCH_DATABASE_URL ? 'Postgres' : 'PGlite on disk';
+  console.log(machineLine());
   console.log(
     `crawl benchmark: Sitewatch (${database}) vs linkinator, synthetic sites on 127.0.0.1, ${
       cold ? 'fresh processes' : `after a ${WARM_UP_PAGES.toLocaleString('en')}-page warm-up crawl`

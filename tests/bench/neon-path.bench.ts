@@ -27,6 +27,7 @@ import { insertSite } from '../support/fixtures';
 import { startServer } from '../support/http-server';
 import { addressOfUrl, type NeonWsProxy, startNeonWsProxy } from '../support/neon-ws-proxy';
 import { startSyntheticSite } from '../support/test-site';
+import { machineLine } from './machine';
 
 process.env.ALLOW_PRIVATE_NETWORK = 'true';
 process.env.EMBEDDED_RUNNER = 'false';
@@ -165,6 +166,7 @@ async function main(): Promise<void> {
     await closeDispatchers();
   }
   const f = (n: number) => n.toFixed(2);
+  console.log(machineLine());
   console.log(`${pages} pages, ${monitors} monitors, ${runs} run(s) per driver, taking turns\n`);
   console.log(
     '| driver | crawl s | pages/s | crawl steps (seed + work) | connections at once / opened (crawl) | finalize s | round s (4 x monitors probes) | connections at once / opened (round) |',

@@ -17,6 +17,7 @@ import type { Principal } from '@/lib/auth/principal';
 import { listCrawledUrls, type PagesQuery } from '@/lib/crawl/views/pages';
 import { getBrokenLinkReport, getSeoReport } from '@/lib/crawl/views/report';
 import { closeDb, getDbHandle } from '@/lib/db/client';
+import { machineLine } from './machine';
 import { benchSite, dropOlderFrontiers, storeCrawl, timeReads } from './stored-crawl';
 
 const PAGES = 80_000;
@@ -26,6 +27,7 @@ const TIMED = 7;
 if (process.env.BENCH_DATABASE_URL) process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
 else process.env.PGLITE_DIR = 'memory://';
 
+console.log(machineLine());
 const { db } = await getDbHandle();
 const site = await benchSite(db);
 const { tenantId, siteId } = site;

@@ -16,6 +16,7 @@ import { type Document, parseHtml } from '@/lib/html/document';
 import { extractSeoFacts } from '@/lib/seo/extract';
 import { serverEnv, serverNodeArgs } from '../../scripts/node-flags.mjs';
 import { syntheticPage } from '../support/test-site';
+import { machineLine } from './machine';
 
 const PAGES = 5_000;
 const ROUNDS = 4;
@@ -79,6 +80,7 @@ function main(): void {
     if (child.status !== 0) throw new Error(`${name} failed: ${child.stderr}`);
     return JSON.parse(child.stdout.trim().split('\n').pop() as string) as Result;
   });
+  console.log(machineLine());
   console.log(`per-page parse and extraction, ${PAGES.toLocaleString('en')} synthetic pages x ${ROUNDS}\n`);
   console.log('document via      µs/page  full GCs');
   for (const r of results)

@@ -32,12 +32,13 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serverEnv, serverNodeArgs } from '../../scripts/node-flags.mjs';
 import { compileBench } from './compile';
+import { machineLine } from './machine';
 
 const self = fileURLToPath(import.meta.url);
 const { values: args } = parseArgs({
@@ -735,12 +736,7 @@ async function main(): Promise<void> {
   const pages = Number(args.pages);
   const minutes = Number(args.minutes);
   const entry = await compileBench(self, 'tenants.bench');
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  console.log(
-    `machine: ${cpu}, ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')} at the start; database ${process.env.BENCH_DATABASE_URL ? 'Postgres' : 'PGlite on disk'}`,
-  );
+  console.log(`${machineLine()}; database ${process.env.BENCH_DATABASE_URL ? 'Postgres' : 'PGlite on disk'}`);
   console.log(
     `${tenants} tenants x (${monitors} monitors at 60 s, a ${pages}-page crawl and its render pass, one webhook), ${minutes} min each run`,
   );

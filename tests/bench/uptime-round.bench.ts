@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { embeddedProbers, probeRound } from '@/lib/uptime/regions';
 import { nearestRank } from '@/lib/uptime/rollup';
+import { machineLine } from './machine';
 
 const MONITORS = Number(process.argv[2] ?? 1000);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -63,6 +64,7 @@ target.kill();
 latencies.sort((a, b) => a - b);
 const wall = roundMs.reduce((a, b) => a + b, 0);
 const fmt = (n: number | null) => (n === null ? '-' : `${Math.round(n)} ms`);
+console.log(machineLine());
 console.log(
   `${MONITORS} monitors x 4 regions, ${ROUNDS} rounds, ${latencies.length + failed} probes, ${failed} failed`,
 );

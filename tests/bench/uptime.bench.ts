@@ -22,10 +22,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { serverEnv, serverNodeArgs } from '../../scripts/node-flags.mjs';
 import { compileBench } from './compile';
+import { machineLine } from './machine';
 
 const self = fileURLToPath(import.meta.url);
 const arg = (name: string) => {
@@ -230,9 +231,9 @@ async function main(): Promise<void> {
 
   const entry = await compileBench(self, 'uptime.bench');
   const dataDir = mkdtempSync(`${tmpdir()}/sitewatch-bench-uptime-`);
-  const load = loadavg()[0]?.toFixed(1);
+  console.log(machineLine());
   console.log(
-    `${monitors} monitors at a 60 s cadence, ${burst ? 'all enabled in the same instant' : 'created one after another'}, ${minutes} min, database ${process.env.BENCH_DATABASE_URL ? 'Postgres' : 'PGlite on disk'}, load average ${load} at the start`,
+    `${monitors} monitors at a 60 s cadence, ${burst ? 'all enabled in the same instant' : 'created one after another'}, ${minutes} min, database ${process.env.BENCH_DATABASE_URL ? 'Postgres' : 'PGlite on disk'}`,
   );
   const server = spawn(
     process.execPath,

@@ -32,6 +32,7 @@ import { RegionCards } from './region-cards';
 import {
   CAUSE_WORDS,
   cadenceLabel,
+  durationWords,
   formatMs,
   formatPct,
   heartbeatLabel,
@@ -293,10 +294,7 @@ function Header({
               </ExternalLink>
             </p>
           ) : (
-            <p className="mt-1 text-sm text-zinc-600">
-              Heartbeat: {heartbeatLabel(monitor).toLowerCase()}. Last ping:{' '}
-              {monitor.last_ping_at ? formatDateTime(monitor.last_ping_at) : 'none yet'}.
-            </p>
+            <p className="mt-1 text-sm text-zinc-600">Heartbeat: {heartbeatLabel(monitor).toLowerCase()}.</p>
           )}
         </div>
         <div className="flex flex-col items-start gap-1 sm:items-end">
@@ -358,16 +356,37 @@ function Header({
       ) : (
         <>
           <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white px-5 py-4 text-sm shadow-xs md:grid-cols-4">
-            <Fact term="Checks">{cadenceLabel(monitor.cadence_seconds)}</Fact>
-            <Fact term="Timeout">{monitor.timeout_seconds} s</Fact>
-            <Fact term="Last checked">
-              {monitor.last_checked_at ? formatDateTime(monitor.last_checked_at) : 'not yet'}
-            </Fact>
-            <Fact term="Next check">
-              {probing.active && probing.nextRoundAt
-                ? formatDateTime(probing.nextRoundAt)
-                : 'none while stopped'}
-            </Fact>
+            {monitor.kind === 'heartbeat' ? (
+              // Nothing probes a heartbeat: its job pings, and the deadline is when a missing ping
+              // opens the incident.
+              <>
+                <Fact term="Expected every">{durationWords(monitor.period_seconds ?? 0)}</Fact>
+                <Fact term="Grace">
+                  {monitor.grace_seconds ? durationWords(monitor.grace_seconds) : 'none'}
+                </Fact>
+                <Fact term="Last ping">
+                  {monitor.last_ping_at ? formatDateTime(monitor.last_ping_at) : 'none yet'}
+                </Fact>
+                <Fact term="Late after">
+                  {probing.active && probing.nextRoundAt
+                    ? formatDateTime(probing.nextRoundAt)
+                    : 'never while stopped'}
+                </Fact>
+              </>
+            ) : (
+              <>
+                <Fact term="Checks">{cadenceLabel(monitor.cadence_seconds)}</Fact>
+                <Fact term="Timeout">{monitor.timeout_seconds} s</Fact>
+                <Fact term="Last checked">
+                  {monitor.last_checked_at ? formatDateTime(monitor.last_checked_at) : 'not yet'}
+                </Fact>
+                <Fact term="Next check">
+                  {probing.active && probing.nextRoundAt
+                    ? formatDateTime(probing.nextRoundAt)
+                    : 'none while stopped'}
+                </Fact>
+              </>
+            )}
             <Fact term="Extra alert emails" wide>
               {emails.length === 0 ? 'none' : emails.join(', ')}
             </Fact>

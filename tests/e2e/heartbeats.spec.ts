@@ -87,6 +87,13 @@ test('its page masks the URL; rotating shows the new one, focused, and the old o
   await expect(page.getByRole('heading', { level: 2, name: 'Nightly backup' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 3, name: 'Ping URL' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 3, name: 'Probes' })).toHaveCount(0);
+  // Its facts are a heartbeat's (nothing probes it), not a probed URL's cadence and timeout.
+  const facts = page.locator('dl').first();
+  const fact = (term: string) => facts.locator('div').filter({ has: page.getByText(term, { exact: true }) });
+  await expect(fact('Expected every').locator('dd')).toHaveText('1 day');
+  await expect(fact('Grace').locator('dd')).toHaveText('30 minutes');
+  await expect(fact('Late after').locator('dd')).toContainText('UTC');
+  await expect(facts).not.toContainText('Timeout');
   const masked = await pingUrlOn(page);
   expect(masked).toMatch(/\/ping\/hb_.{4}…$/);
   expect(firstPingUrl.startsWith(masked.slice(0, -1))).toBe(true);

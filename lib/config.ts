@@ -149,6 +149,8 @@ const schema = z.object({
   /** Chrome UX Report API key. Unset: the Performance app syncs nothing and says so. */
   CRUX_API_KEY: optionalText,
   CRUX_API_URL: baseUrl('https://chromeuxreport.googleapis.com'),
+  /** IANA's RDAP bootstrap file for domains (RFC 9224): where each suffix's registry answers RDAP. */
+  RDAP_BOOTSTRAP_URL: z.url().default('https://data.iana.org/rdap/dns.json'),
   /** Google OAuth web client of the search connection. Both unset: `configured: false`. */
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,

@@ -20,6 +20,7 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   'uptime-down': 'Uptime: down',
   'uptime-recovered': 'Uptime: recovered',
   'certificate-expiring': 'Certificate expiring',
+  'domain-expiring': 'Domain expiring',
   'crawl-summary': 'Crawl summary',
   'allowance-reached': 'Allowance reached',
   'perf-regression': 'Performance regression',

@@ -10,6 +10,7 @@ import { runSchedulerTick } from '@/lib/crawl/runs/scheduler';
 import { getDb } from '@/lib/db/client';
 import { runFieldDataSchedulerTick } from '@/lib/fielddata/scheduler';
 import { runSearchSchedulerTick } from '@/lib/search/scheduler';
+import { refreshDomainExpiry } from '@/lib/uptime/domain-expiry';
 import { checkHeartbeats } from '@/lib/uptime/heartbeats';
 import { notifyMonitorsHeld } from '@/lib/uptime/held-notice';
 import { recordStoppedMonitors } from '@/lib/uptime/pauses';
@@ -19,7 +20,8 @@ import { recordStoppedMonitors } from '@/lib/uptime/pauses';
  * daily field-data and search-analytics syncs that are due to their jobs, tell organizations whose
  * newest uptime monitors are held at the allowance, close the incidents of monitors no longer
  * probed (app off, held, paused: lib/uptime/pauses.ts), open the incidents of heartbeat monitors
- * whose job missed its ping (lib/uptime/heartbeats.ts), and resume crawls and render passes whose
+ * whose job missed its ping (lib/uptime/heartbeats.ts), read the registration expiry of monitored
+ * domains that are due and queue their warnings (lib/uptime/domain-expiry.ts), and resume crawls and render passes whose
  * worker went silent (hosted mode has no boot hook; a lost invocation is picked up here).
  */
 export const crawlSchedulerFunction = createFunction(
@@ -59,6 +61,16 @@ export const crawlSchedulerFunction = createFunction(
         data: { reason: 'heartbeat' },
       });
     }
+    // Domain registrations read through RDAP, a few a minute, each at most daily; expiry warnings queued.
+    const domains = await step.run('refresh-domain-expiry', async () =>
+      refreshDomainExpiry(await getDb(), now),
+    );
+    if (domains.warned > 0) {
+      await step.sendEvent('deliver-domain-warnings', {
+        name: 'notify/queued',
+        data: { reason: 'domain-expiry' },
+      });
+    }
     return {
       ...tick,
       resumed,
@@ -69,6 +81,7 @@ export const crawlSchedulerFunction = createFunction(
       monitorsHeld,
       monitorsStopped,
       heartbeats,
+      domains,
     };
   },
 );

@@ -12,6 +12,7 @@ export const NOTIFICATION_KINDS = [
   'uptime-down',
   'uptime-recovered',
   'certificate-expiring',
+  'domain-expiring',
   'crawl-summary',
   'allowance-reached',
   'perf-regression',
@@ -58,6 +59,7 @@ export const KIND_RECEIVERS: Record<NotificationKind, KindReceivers> = {
     webhooks: 'uptimeWebhooks',
     monitorTargets: true,
   },
+  'domain-expiring': { recipients: 'uptimeRecipients', webhooks: 'uptimeWebhooks', monitorTargets: true },
   'crawl-summary': { recipients: 'crawlReportRecipients', webhooks: null, monitorTargets: false },
   'allowance-reached': { recipients: 'admins', webhooks: null, monitorTargets: false },
   'perf-regression': {
@@ -84,6 +86,7 @@ export const KIND_TOPIC: Record<NotificationKind | 'test', MailTopic> = {
   'uptime-down': 'uptime',
   'uptime-recovered': 'uptime',
   'certificate-expiring': 'uptime',
+  'domain-expiring': 'uptime',
   'crawl-summary': 'crawl',
   'allowance-reached': 'billing',
   'perf-regression': 'performance',
@@ -108,6 +111,7 @@ export const HTTP_EVENT_TYPES: Record<NotificationKind | 'test', string> = {
   'uptime-down': 'uptime.down',
   'uptime-recovered': 'uptime.recovered',
   'certificate-expiring': 'uptime.certificate_expiring',
+  'domain-expiring': 'uptime.domain_expiring',
   'crawl-summary': 'crawl.summary',
   'allowance-reached': 'usage.allowance_reached',
   'perf-regression': 'performance.regression',
@@ -159,6 +163,16 @@ export interface CertificateExpiringPayload extends MonitorPayload {
   /** Epoch ms of the certificate's notAfter. */
   expiresAt: number;
   /** The warning threshold crossed: 14 or 3 days. */
+  days: number;
+}
+
+/** Queued by lib/uptime/domain-expiry.ts: the monitored host's domain registration nears its expiry. */
+export interface DomainExpiringPayload extends MonitorPayload {
+  /** The registrable domain (eTLD+1) of the monitor's host. */
+  domain: string;
+  /** Epoch ms of the registration's expiry, as the registry's RDAP server gives it. */
+  expiresAt: number;
+  /** The warning threshold crossed: 30, 14 or 7 days. */
   days: number;
 }
 
@@ -274,6 +288,7 @@ export interface NotificationPayloads {
   'uptime-down': UptimeDownPayload;
   'uptime-recovered': UptimeRecoveredPayload;
   'certificate-expiring': CertificateExpiringPayload;
+  'domain-expiring': DomainExpiringPayload;
   'crawl-summary': CrawlSummaryPayload;
   'allowance-reached': AllowanceReachedPayload;
   'perf-regression': PerfRegressionPayload;

@@ -203,6 +203,24 @@ function certificateExpiring(
   };
 }
 
+function domainExpiring(p: StoredPayloads['domain-expiring'], site: string, sitePath: string): Draft {
+  const expires = num(p.expiresAt);
+  const days = num(p.days);
+  const domain = str(p.domain) ?? site;
+  return {
+    title: `Domain ${domain} expires${days === null ? ' soon' : ` within ${count(days, 'day')}`}`,
+    summary: `The registration of ${domain}, the domain of ${monitorLabel(p)}, expires${expires === null ? ' soon' : ` on ${formatTime(expires)}`}, as its registry's RDAP server says. Renew it with the registrar before the site, its mail and its certificates stop working.`,
+    tone: 'warning',
+    facts: [
+      { label: 'Monitor', value: monitorLabel(p) },
+      { label: 'Domain', value: domain },
+      { label: 'Expires', value: expires === null ? '' : formatTime(expires) },
+    ],
+    path: p.monitorId ? `${sitePath}/uptime/${p.monitorId}` : `${sitePath}/uptime`,
+    linkLabel: 'Open the monitor',
+  };
+}
+
 function crawlSummary(p: StoredPayloads['crawl-summary'], site: string, sitePath: string): Draft {
   const broken = num(p.brokenCount);
   if (p.state === 'failed') {
@@ -422,6 +440,7 @@ const DRAFTS: { [K in MessageKind]: Drafter<K> } = {
   'uptime-down': uptimeDown,
   'uptime-recovered': uptimeRecovered,
   'certificate-expiring': certificateExpiring,
+  'domain-expiring': domainExpiring,
   'crawl-summary': crawlSummary,
   'allowance-reached': allowanceReached,
   'perf-regression': perfRegression,

@@ -73,8 +73,11 @@ export async function recordPing(db: Db, token: string, now: number): Promise<Pi
   return { kind: 'limited', retryAfterSeconds: Math.max(1, Math.ceil((minute + MINUTE_MS - now) / 1000)) };
 }
 
-/** The heartbeat monitors watched now (enabled, the site's Uptime app on, within the allowance), as SQL over `m`. */
-const watched = () => sql`m.kind = 'heartbeat' and m.enabled = 1
+/**
+ * The monitors of `kind` watched now (enabled, the site's Uptime app on, within the allowance), as
+ * SQL over `m`: heartbeats here, http monitors' domains in ./domain-expiry.ts.
+ */
+export const watched = (kind: 'http' | 'heartbeat' = 'heartbeat') => sql`m.kind = ${kind} and m.enabled = 1
   and exists (select 1 from sites s where s.id = m.site_id and s.tenant_id = m.tenant_id and s.uptime_enabled = 1)
   and m.id not in (select over.id from (${monitorsOverAllowance()}) over)`;
 

@@ -2,6 +2,7 @@ import { isAdminRole, type Principal } from '@/lib/auth/principal';
 import type { UptimeIncident, UptimeMonitor } from '@/lib/db/schema';
 import { readStoredWebhooks } from '@/lib/notify/stored-webhooks';
 import { elideUrlPath } from '@/lib/notify/webhook';
+import { domainExpiryOf } from './domain';
 import { maskedPingUrl, pingUrl } from './ping-token';
 
 /*
@@ -64,6 +65,7 @@ export function monitorResource(m: UptimeMonitor, principal: Principal, issued: 
     status: m.status,
     status_since: m.status_since,
     last_checked_at: m.last_checked_at,
+    ...domainExpiryOf(m),
     created_at: m.created_at,
     updated_at: m.updated_at,
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '@/lib/api/errors';
 import { eventAlertsSchema } from '@/lib/notify/alerted';
+import { DOMAIN_EXPIRY_STATES } from '@/lib/uptime/domain';
 import { statusRange } from '@/lib/uptime/expectations';
 import {
   CADENCES_SECONDS,
@@ -327,6 +328,30 @@ export const monitorSchema = z
       ),
     status_since: msOrNull('when the current status began; null while unknown'),
     last_checked_at: msOrNull('the latest round; null before the first'),
+    domain: z
+      .string()
+      .nullable()
+      .describe(
+        "http monitors: the registrable domain (eTLD+1, by the Public Suffix List) of the URL's host, whose registration expiry is read through RDAP and warned 30, 14 and 7 days ahead; null for a heartbeat monitor or a host with none (an IP address)",
+      ),
+    domain_expiry_state: z
+      .enum(DOMAIN_EXPIRY_STATES)
+      .nullable()
+      .describe(
+        "what the registry's RDAP server said of the domain: found (domain_expires_at), no_expiry (its record gives none), not_found (no such registration), no_rdap (IANA's bootstrap lists no RDAP server for its suffix, as for many country codes: not an error), failed (the latest read failed; domain_expires_at keeps the last date read), pending (not read yet), none (no registrable domain); null for a heartbeat monitor",
+      ),
+    domain_expires_at: msOrNull(
+      "the domain registration's expiry, as the registry's RDAP server gives it (read at most daily); null when unknown",
+    ),
+    domain_expiry_checked_at: msOrNull(
+      'the latest read of the domain (its result in domain_expiry_state); null before the first',
+    ),
+    domain_expiry_note: z
+      .string()
+      .nullable()
+      .describe(
+        'domain_expiry_state in words (why there is no date, what failed, when it is tried again); null when found',
+      ),
     created_at: ms('when the monitor was created'),
     updated_at: ms('when its settings last changed'),
   })

@@ -3,6 +3,7 @@ export * from './access';
 export * from './auth';
 export * from './branding';
 export * from './data-migrations';
+export * from './domains';
 export * from './integrations';
 export * from './maintenance';
 export * from './notify';

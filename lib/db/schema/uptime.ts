@@ -97,6 +97,29 @@ export const uptimeMonitors = pgTable(
       .$type<{ expiresAt: number; days: number }[]>()
       .notNull()
       .default([]),
+    /**
+     * The registrable domain (eTLD+1) of the URL's host, whose registration expiry is watched
+     * (lib/uptime/domain-expiry.ts), and the URL it was derived from: while `domain_of_url` differs
+     * from `url` (a new monitor, an edited URL) the scheduler's next minute derives it again. null
+     * for a heartbeat monitor or a host with no registrable domain (an IP address).
+     */
+    domain: text('domain'),
+    domain_of_url: text('domain_of_url'),
+    /**
+     * The domain's registration as its row in `domain_registrations` last said, copied here for the
+     * monitor's readers; `none`: the host has no registrable domain.
+     */
+    domain_state: text('domain_state', {
+      enum: ['pending', 'found', 'no_expiry', 'not_found', 'no_rdap', 'failed', 'none'],
+    }),
+    domain_expires_at: epochMs('domain_expires_at'),
+    domain_checked_at: epochMs('domain_checked_at'),
+    domain_note: text('domain_note'),
+    /** Internal: domain expiry warnings already queued (one per threshold and expiry date). */
+    domain_warnings: jsonb('domain_warnings')
+      .$type<{ expiresAt: number; days: number }[]>()
+      .notNull()
+      .default([]),
     /** Internal: each region's latest probe, by region (the live view). */
     latest_probes: jsonb('latest_probes').$type<Record<string, JsonObject>>().notNull().default({}),
     /** Internal: the latest round's consensus (the live view); null before the first round. */
@@ -109,6 +132,8 @@ export const uptimeMonitors = pgTable(
     index('uptime_monitors_due_idx').on(t.next_probe_at).where(sql`${t.enabled} = 1`),
     // A ping finds its monitor by the token's hash alone.
     uniqueIndex('uptime_monitors_ping_token_idx').on(t.ping_token_hash),
+    // A domain's read is copied onto every monitor of it.
+    index('uptime_monitors_domain_idx').on(t.domain),
   ],
 );
 

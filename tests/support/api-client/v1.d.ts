@@ -2171,7 +2171,7 @@ export interface components {
              * @description what the notification is about
              * @enum {string}
              */
-            kind: "uptime-down" | "uptime-recovered" | "certificate-expiring" | "crawl-summary" | "allowance-reached" | "perf-regression" | "search-traffic-drop" | "stakeholder-report";
+            kind: "uptime-down" | "uptime-recovered" | "certificate-expiring" | "domain-expiring" | "crawl-summary" | "allowance-reached" | "perf-regression" | "search-traffic-drop" | "stakeholder-report";
             /** @description the site it is about; null for organization-wide ones */
             siteId: string | null;
             /** @description the site's hostname; null for organization-wide or deleted sites */
@@ -3095,6 +3095,16 @@ export interface components {
             status_since: number | null;
             /** @description the latest round; null before the first (epoch milliseconds) */
             last_checked_at: number | null;
+            /** @description http monitors: the registrable domain (eTLD+1, by the Public Suffix List) of the URL's host, whose registration expiry is read through RDAP and warned 30, 14 and 7 days ahead; null for a heartbeat monitor or a host with none (an IP address) */
+            domain: string | null;
+            /** @description what the registry's RDAP server said of the domain: found (domain_expires_at), no_expiry (its record gives none), not_found (no such registration), no_rdap (IANA's bootstrap lists no RDAP server for its suffix, as for many country codes: not an error), failed (the latest read failed; domain_expires_at keeps the last date read), pending (not read yet), none (no registrable domain); null for a heartbeat monitor */
+            domain_expiry_state: ("pending" | "found" | "no_expiry" | "not_found" | "no_rdap" | "failed" | "none") | null;
+            /** @description the domain registration's expiry, as the registry's RDAP server gives it (read at most daily); null when unknown (epoch milliseconds) */
+            domain_expires_at: number | null;
+            /** @description the latest read of the domain (its result in domain_expiry_state); null before the first (epoch milliseconds) */
+            domain_expiry_checked_at: number | null;
+            /** @description domain_expiry_state in words (why there is no date, what failed, when it is tried again); null when found */
+            domain_expiry_note: string | null;
             /** @description when the monitor was created (epoch milliseconds) */
             created_at: number;
             /** @description when its settings last changed (epoch milliseconds) */
@@ -4986,7 +4996,7 @@ export interface operations {
                 /** @description only deliveries of this site's events */
                 siteId?: string;
                 /** @description only this kind of notification */
-                kind?: "uptime-down" | "uptime-recovered" | "certificate-expiring" | "crawl-summary" | "allowance-reached" | "perf-regression" | "search-traffic-drop" | "stakeholder-report";
+                kind?: "uptime-down" | "uptime-recovered" | "certificate-expiring" | "domain-expiring" | "crawl-summary" | "allowance-reached" | "perf-regression" | "search-traffic-drop" | "stakeholder-report";
                 /** @description only deliveries in this state */
                 state?: "pending" | "sending" | "sent" | "failed" | "cancelled";
                 /** @description deliveries per page, default 50 */

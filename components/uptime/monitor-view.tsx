@@ -21,6 +21,7 @@ import { ExternalLink } from '@/components/ui/external-link';
 import { Alert, EmptyState, LoadError, Loading, Skeleton, Stat } from '@/components/ui/surface';
 import { formatDateTime, formatDuration } from '@/lib/format';
 import { AlertedLine, NobodyAlertedWarning } from './alerted-line';
+import { DomainExpiry } from './domain-expiry';
 import { IncidentList } from './incident-list';
 import { LatencyChart, RANGES, type RangeHours } from './latency-chart';
 import { MonitorForm } from './monitor-form';
@@ -48,7 +49,7 @@ const LIVE_POLL_MS = 10_000;
 
 /**
  * One monitor: its status (live: polled while the tab is visible), each region's latest probe with
- * phase timings and certificate expiry, uptime over 24 h / 7 d / 30 d / 90 d, per-region latency by
+ * phase timings and certificate expiry, its domain's registration expiry, uptime over 24 h / 7 d / 30 d / 90 d, per-region latency by
  * hour, the incidents of the last 90 days; edit, pause or resume, delete.
  */
 export function MonitorView({
@@ -136,6 +137,7 @@ export function MonitorView({
           ) : null}
           <ConsensusLine consensus={state.consensus} />
           <RegionCards regions={state.regions} consensus={state.consensus} />
+          <DomainExpiry monitor={state.monitor} />
         </Part>
       )}
 

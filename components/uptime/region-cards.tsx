@@ -83,9 +83,7 @@ function ProbeDetails({ probe, slow }: { probe: RegionProbe; slow: boolean }) {
           >
             {probe.tlsCertExpiresAt === null || daysLeft === null
               ? 'no HTTPS'
-              : daysLeft < 0
-                ? `${formatDate(probe.tlsCertExpiresAt)} (expired)`
-                : `${formatDate(probe.tlsCertExpiresAt)} (in ${daysLeft} day${daysLeft === 1 ? '' : 's'})`}
+              : expiryWords(probe.tlsCertExpiresAt, daysLeft)}
           </dd>
         </div>
         <div className="col-span-2 flex justify-between gap-2">
@@ -98,6 +96,13 @@ function ProbeDetails({ probe, slow }: { probe: RegionProbe; slow: boolean }) {
       </dl>
     </>
   );
+}
+
+/** An expiry date and the days left to it (`daysLeft` below 0: expired), the certificate's and the domain's. */
+export function expiryWords(expiresAt: number, daysLeft: number): string {
+  return daysLeft < 0
+    ? `${formatDate(expiresAt)} (expired)`
+    : `${formatDate(expiresAt)} (in ${daysLeft} day${daysLeft === 1 ? '' : 's'})`;
 }
 
 function Timing({ term, ms, strong }: { term: string; ms: number | null; strong?: boolean }) {

@@ -6,6 +6,7 @@ import { enqueueNotification } from '@/lib/notify/outbox';
 import { NOTE_NO_DOMAIN, registrableDomain } from './domain';
 import { expiryWarning, type SentExpiryWarning } from './expiry-warnings';
 import { watched } from './heartbeats';
+import { lockedMonitor } from './monitors';
 import { lookupDomain, type RdapAnswer, rdapBaseFor, rdapBootstrapServices, rdapDomainUrl } from './rdap';
 import { monitorAlertTargets } from './rounds';
 
@@ -291,11 +292,7 @@ export async function queueDomainWarnings(db: Db, now: number): Promise<number> 
 
 async function warnMonitor(db: Db, monitorId: string, now: number): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [monitor] = await tx
-      .select()
-      .from(uptimeMonitors)
-      .where(eq(uptimeMonitors.id, monitorId))
-      .for('update');
+    const monitor = await lockedMonitor(tx, monitorId);
     if (!monitor?.domain || monitor.domain_expires_at === null) return false;
     const expiresAt = monitor.domain_expires_at;
     const sent = monitor.domain_warnings as SentExpiryWarning[];

@@ -7,7 +7,7 @@ import { type UptimeMonitor, uptimeIncidents, uptimeMonitors, uptimePauses } fro
 import { InvalidError } from '@/lib/errors';
 import { enqueueNotification } from '@/lib/notify/outbox';
 import { PINGS_PER_MINUTE } from './limits';
-import { findMonitor } from './monitors';
+import { findMonitor, lockedMonitor } from './monitors';
 import { endPauses } from './pauses';
 import { hashPingToken, issuePingToken, looksLikePingToken } from './ping-token';
 import { type MonitorResource, monitorResource } from './resource';
@@ -89,11 +89,7 @@ export const watched = (kind: 'http' | 'heartbeat' = 'heartbeat') => sql`m.kind 
  */
 async function markAlive(db: Db, monitorId: string, now: number): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [monitor] = await tx
-      .select()
-      .from(uptimeMonitors)
-      .where(eq(uptimeMonitors.id, monitorId))
-      .for('update');
+    const monitor = await lockedMonitor(tx, monitorId);
     if (!monitor || monitor.status === 'up') return false;
     const [isWatched] = await queryRows(
       tx,
@@ -196,11 +192,7 @@ export async function checkHeartbeats(db: Db, now: number): Promise<{ opened: nu
 
 async function openMissedIncident(db: Db, monitorId: string, now: number): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [monitor] = await tx
-      .select()
-      .from(uptimeMonitors)
-      .where(eq(uptimeMonitors.id, monitorId))
-      .for('update');
+    const monitor = await lockedMonitor(tx, monitorId);
     // A ping since the list was read moved the deadline; a pause closed the matter.
     if (monitor?.enabled !== 1 || monitor.next_probe_at === null || monitor.next_probe_at > now) {
       return false;

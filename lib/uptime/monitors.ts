@@ -162,6 +162,16 @@ export async function createMonitor(
   return monitorResource(row, principal, ping ? { pingToken: ping.token } : {});
 }
 
+/** The monitor's row, locked for the rest of the transaction `tx` (undefined when it is gone). */
+export async function lockedMonitor(tx: Db, monitorId: string): Promise<UptimeMonitor | undefined> {
+  const [monitor] = await tx
+    .select()
+    .from(uptimeMonitors)
+    .where(eq(uptimeMonitors.id, monitorId))
+    .for('update');
+  return monitor;
+}
+
 /** The site (visible to the caller) and its monitor, or 404; `forUpdate` inside a transaction. */
 export async function findMonitor(
   db: Db,

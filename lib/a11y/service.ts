@@ -73,8 +73,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function deleteSuppression(
   db: Db,
   principal: Principal,
-  siteId: string,
-  suppressionId: string,
+  { siteId, suppressionId }: { siteId: string; suppressionId: string },
 ): Promise<void> {
   const site = await getVisibleSite(db, principal, siteId);
   const notFound = new NotFoundError('suppression not found');

@@ -24,7 +24,10 @@ export const IDLE_A11Y_LIVE_STATE: Readonly<A11yLiveState> = Object.freeze({
   pagesTotal: 0,
 });
 
-export async function getA11yLiveState(db: Db, tenantId: string, siteId: string): Promise<A11yLiveState> {
+export async function getA11yLiveState(
+  db: Db,
+  { tenantId, siteId }: { tenantId: string; siteId: string },
+): Promise<A11yLiveState> {
   const [run] = await db
     .select({ id: runs.id })
     .from(runs)

@@ -13,7 +13,7 @@ export const DELETE = apiRoute(
     description: 'The findings the suppression hid count again in the report, the score and the verdict.',
   },
   ({ db, principal, params }) =>
-    deleteSuppression(db, principal, params.id, params.suppressionId).then(() => ({
+    deleteSuppression(db, principal, { siteId: params.id, suppressionId: params.suppressionId }).then(() => ({
       deleted: true as const,
     })),
 );

@@ -29,6 +29,9 @@ export async function initialActiveOrganization(db: Db, userId: string): Promise
 }
 
 /** Remembers a switch (set-active, a new organization, an accepted invitation) for later sessions. */
-export async function rememberActiveOrganization(db: Db, userId: string, organizationId: string) {
+export async function rememberActiveOrganization(
+  db: Db,
+  { userId, organizationId }: { userId: string; organizationId: string },
+) {
   await db.update(users).set({ lastActiveOrganizationId: organizationId }).where(eq(users.id, userId));
 }

@@ -92,7 +92,7 @@ function buildAuth(db: Db) {
             const userId = context?.context.session?.user.id;
             const organizationId = data.activeOrganizationId;
             if (userId && typeof organizationId === 'string') {
-              await rememberActiveOrganization(db, userId, organizationId);
+              await rememberActiveOrganization(db, { userId, organizationId });
             }
           },
         },
@@ -120,7 +120,10 @@ function buildAuth(db: Db) {
           // After better-auth's own checks (a member who may invite, not already a member), before
           // the invitation is stored: a refusal leaves nothing behind.
           async beforeCreateInvitation({ invitation }) {
-            await takeInvitationSend(db, invitation.organizationId, invitation.email);
+            await takeInvitationSend(db, {
+              organizationId: invitation.organizationId,
+              email: invitation.email,
+            });
           },
           // Who joins as an owner or admin is offered the organization's alerts (offered, not added).
           async afterAcceptInvitation({ member, organization, user }) {
@@ -175,7 +178,10 @@ export async function getAuth(): Promise<Auth> {
   return authFor(await getDb());
 }
 
-export async function isMember(db: Db, organizationId: string, userId: string): Promise<boolean> {
+export async function isMember(
+  db: Db,
+  { organizationId, userId }: { organizationId: string; userId: string },
+): Promise<boolean> {
   const [row] = await db
     .select({ id: schema.members.id })
     .from(schema.members)

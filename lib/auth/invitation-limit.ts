@@ -11,7 +11,10 @@ import { takeOutsideSend } from '@/lib/ratelimit/sends';
  */
 
 /** Counts one invitation mail before the invitation is stored; 429 with Retry-After past the limit. */
-export async function takeInvitationSend(db: Db, organizationId: string, email: string): Promise<void> {
+export async function takeInvitationSend(
+  db: Db,
+  { organizationId, email }: { organizationId: string; email: string },
+): Promise<void> {
   // A member is refused by better-auth ("already a member") and gets no mail.
   if (await ownsAddress(db, organizationId, email)) return;
   try {

@@ -62,5 +62,5 @@ export async function triggerCrawl(
       .set(schedule)
       .where(and(eq(sites.tenant_id, site.tenant_id), eq(sites.id, site.id), isNull(sites.last_run_at)));
   }
-  return { started, status: await getLiveState(db, site.tenant_id, site.id) };
+  return { started, status: await getLiveState(db, { tenantId: site.tenant_id, siteId: site.id }) };
 }

@@ -31,7 +31,7 @@ export async function getSiteStatus(db: Db, principal: Principal, siteId: string
   // repeatable-read transaction, the live state and the runs are the same moment's.
   return readSnapshot(db, async (tx) => {
     const site = await getVisibleSite(tx, principal, siteId);
-    const live = await getLiveState(tx, site.tenant_id, site.id);
+    const live = await getLiveState(tx, { tenantId: site.tenant_id, siteId: site.id });
     const a11yLive = await getA11yLiveState(tx, { tenantId: site.tenant_id, siteId: site.id });
     const latestCrawl = await latestRun(tx, site.tenant_id, site.id, 'crawl');
     const latestA11y = await latestA11yRun(tx, site);

@@ -57,15 +57,20 @@ const principal: Principal = {
 };
 const time = (label: string, read: () => Promise<unknown>) => timeReads(label, read, TIMED, 56);
 
-const targets = await listBrokenTargets(db, principal, site.siteId, undefined, {});
+const targets = await listBrokenTargets(db, principal, { siteId: site.siteId, runId: undefined }, {});
 await time(`broken-targets, first 50 of ${targets.matching.targets} (${targets.matching.rows} rows)`, () =>
-  listBrokenTargets(db, principal, site.siteId, undefined, {}),
+  listBrokenTargets(db, principal, { siteId: site.siteId, runId: undefined }, {}),
 );
 await time('broken-targets, kind=external, sort firstSeen', () =>
-  listBrokenTargets(db, principal, site.siteId, undefined, { kind: 'external', sort: 'firstSeen' }),
+  listBrokenTargets(
+    db,
+    principal,
+    { siteId: site.siteId, runId: undefined },
+    { kind: 'external', sort: 'firstSeen' },
+  ),
 );
 await time('redirects, first 50 with their linking pages', () =>
-  listRedirects(db, principal, site.siteId, undefined, {}),
+  listRedirects(db, principal, { siteId: site.siteId, runId: undefined }, {}),
 );
 // The most and the least linked crawled page.
 const [most] = await queryRows<{ url: string; inlinks: number }>(
@@ -81,7 +86,7 @@ for (const [name, page] of [
   ['rarely', least],
 ] as const) {
   await time(`url-details, a ${name} linked page (${page!.inlinks} inlinks)`, () =>
-    getUrlDetail(db, principal, site.siteId, undefined, { url: page!.url }),
+    getUrlDetail(db, principal, { siteId: site.siteId, runId: undefined }, { url: page!.url }),
   );
 }
 await closeDb();

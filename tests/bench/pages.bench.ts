@@ -52,7 +52,7 @@ await db.execute(sql`analyze`);
 const principal: Principal = { tenantId, via: 'key', keyId: 'bench', siteIds: 'all', canCrawl: true };
 const time = (label: string, read: () => Promise<unknown>) => timeReads(label, read, TIMED);
 
-const pages = (query: PagesQuery) => listCrawledUrls(db, principal, siteId, undefined, query);
+const pages = (query: PagesQuery) => listCrawledUrls(db, principal, { siteId, runId: undefined }, query);
 for (const sort of ['url', 'status', 'depth', 'inlinks', 'responseTime'] as const) {
   await time(`pages, first 100, sort ${sort}`, () => pages({ sort }));
 }
@@ -67,14 +67,14 @@ await time('pages, status=4xx, sort responseTime desc', () =>
   pages({ status: '4xx', sort: 'responseTime', order: 'desc' }),
 );
 await time('pages, q=page/7777', () => pages({ q: 'page/7777' }));
-const report = await getBrokenLinkReport(db, principal, siteId);
+const report = await getBrokenLinkReport(db, principal, { siteId });
 await time(
   `report (${report.brokenLinks.length} rows, ${report.sincePreviousRun.newTargets.length} new, ${report.sincePreviousRun.fixedTargets.length} fixed)`,
-  () => getBrokenLinkReport(db, principal, siteId),
+  () => getBrokenLinkReport(db, principal, { siteId }),
 );
-const seo = await getSeoReport(db, principal, siteId);
+const seo = await getSeoReport(db, principal, { siteId });
 await time(
   `seo-report (${seo.summary.issueCount} issues, ${seo.sincePreviousRun.newIssues.length} new, ${seo.sincePreviousRun.fixedIssues.length} fixed)`,
-  () => getSeoReport(db, principal, siteId),
+  () => getSeoReport(db, principal, { siteId }),
 );
 await closeDb();

@@ -103,7 +103,8 @@ beforeAll(async () => {
 });
 afterAll(() => teardown());
 
-const list = (query: BrokenTargetsQuery = {}) => listBrokenTargets(db, principal, siteId, undefined, query);
+const list = (query: BrokenTargetsQuery = {}) =>
+  listBrokenTargets(db, principal, { siteId, runId: undefined }, query);
 const urls = async (query: BrokenTargetsQuery) => (await list(query)).targets.map((t) => t.target_url);
 
 describe('the dead-link report grouped by target, in SQL', () => {
@@ -223,7 +224,7 @@ describe('the dead-link report grouped by target, in SQL', () => {
   });
 
   it('writes every linking page of the matching targets for the CSV, in the same order', async () => {
-    const whole = await matchingBrokenTargets(db, principal, siteId, undefined, {});
+    const whole = await matchingBrokenTargets(db, principal, { siteId, runId: undefined }, {});
     expect(whole.targets.map((t) => t.target_url)).toEqual(await urls({}));
     expect(whole.targets[0]!.allSources.map((s) => s.source_url)).toEqual([
       'https://a.test/',
@@ -247,7 +248,7 @@ describe('the dead-link report grouped by target, in SQL', () => {
         ['https://c.test/odd', 1],
       ]);
       expect(page.matching).toEqual({ targets: 4, rows: 5 });
-      const report = await getBrokenLinkReport(db, principal, siteId);
+      const report = await getBrokenLinkReport(db, principal, { siteId });
       expect(page.run).toEqual(report.run);
       expect(page.sincePreviousRun).toEqual(report.sincePreviousRun);
       expect(page.sincePreviousRun.newTargets).toEqual([

@@ -240,18 +240,28 @@ describe('text columns holding JSON, migrated to jsonb', () => {
   });
 
   it("redirect chains and a link's attributes read back as the spec writes them, an empty string as none", async () => {
-    const report = await getBrokenLinkReport(handle.db, principal, ids.site!);
+    const report = await getBrokenLinkReport(handle.db, principal, { siteId: ids.site! });
     expect(report.brokenLinks.map((b) => [b.target_url, b.redirect_chain, b.link_attrs])).toEqual([
       ['https://old.test/blank', null, null],
       ['https://old.test/moved', REDIRECT, ATTRS],
     ]);
-    const detail = await getUrlDetail(handle.db, principal, ids.site!, undefined, {
-      url: 'https://old.test/moved',
-    });
+    const detail = await getUrlDetail(
+      handle.db,
+      principal,
+      { siteId: ids.site!, runId: undefined },
+      {
+        url: 'https://old.test/moved',
+      },
+    );
     expect(detail.hops).toEqual(JSON.parse(REDIRECT));
-    const blank = await getUrlDetail(handle.db, principal, ids.site!, undefined, {
-      url: 'https://old.test/blank',
-    });
+    const blank = await getUrlDetail(
+      handle.db,
+      principal,
+      { siteId: ids.site!, runId: undefined },
+      {
+        url: 'https://old.test/blank',
+      },
+    );
     expect(blank.hops).toEqual([]);
   });
 

@@ -90,7 +90,9 @@ async function captured(read: (db: Db) => Promise<unknown>): Promise<string[]> {
 /** The plan of the pages list's query for a page of `runId` under `sort`, indexes preferred. */
 async function planOf(runId: string | undefined, sort: (typeof PAGE_SORTS)[number]): Promise<string> {
   const [query] = (
-    await captured((logging) => listCrawledUrls(logging, principal, siteId, runId, { sort, order: 'desc' }))
+    await captured((logging) =>
+      listCrawledUrls(logging, principal, { siteId, runId }, { sort, order: 'desc' }),
+    )
   ).filter((statement) => statement.includes('picked'));
   return explained(query!);
 }
@@ -118,7 +120,7 @@ describe('the pages list of a finished crawl', () => {
 
   it("lists a running crawl's rows whatever their state, with no index to help", async () => {
     const runId = await storeRun('running');
-    const page = await listCrawledUrls(db, principal, siteId, runId, { sort: 'inlinks', limit: 500 });
+    const page = await listCrawledUrls(db, principal, { siteId, runId }, { sort: 'inlinks', limit: 500 });
     expect(page.pages).toHaveLength(40);
     expect(await planOf(runId, 'inlinks')).not.toContain(INDEX.inlinks);
   });
@@ -128,14 +130,19 @@ describe('the pages list of a finished crawl', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await listCrawledUrls(db, principal, siteId, runId, { sort: 'status', limit: 15, cursor });
+      const page = await listCrawledUrls(
+        db,
+        principal,
+        { siteId, runId },
+        { sort: 'status', limit: 15, cursor },
+      );
       seen.push(...page.pages.map((p) => p.url));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     expect(seen).toHaveLength(40);
     expect(new Set(seen).size).toBe(40);
     // A filter that matches nothing is an empty page, not a 404.
-    expect((await listCrawledUrls(db, principal, siteId, runId, { status: '5xx' })).pages).toEqual([]);
+    expect((await listCrawledUrls(db, principal, { siteId, runId }, { status: '5xx' })).pages).toEqual([]);
   });
 });
 
@@ -160,11 +167,16 @@ describe("a URL's inlinks (url-details)", () => {
     const seen: string[] = [];
     let inlinksCursor: string | undefined;
     do {
-      const detail = await getUrlDetail(db, principal, siteId, runId, {
-        url: ROOT,
-        inlinksLimit: 15,
-        inlinksCursor,
-      });
+      const detail = await getUrlDetail(
+        db,
+        principal,
+        { siteId, runId },
+        {
+          url: ROOT,
+          inlinksLimit: 15,
+          inlinksCursor,
+        },
+      );
       seen.push(...detail.inlinks.map((l) => l.source_url));
       inlinksCursor = detail.inlinksNextCursor ?? undefined;
     } while (inlinksCursor);
@@ -195,7 +207,7 @@ describe("a URL's inlinks (url-details)", () => {
     await db.execute(sql`analyze crawl_urls`);
     const [query] = (
       await captured((logging) =>
-        getUrlDetail(logging, principal, siteId, big!.id, { url: 'https://sorts.example/7' }),
+        getUrlDetail(logging, principal, { siteId, runId: big!.id }, { url: 'https://sorts.example/7' }),
       )
     ).filter((statement) => statement.includes('as link_text') && statement.includes('as source_url'));
     expect(await explained(query!, true)).toContain('Bitmap Index Scan on crawl_urls_link_targets_idx');

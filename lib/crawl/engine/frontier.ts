@@ -245,7 +245,10 @@ export async function skipPending(
  * URLs never reached). The rest are link targets of pages already crawled and still need a verdict.
  * Only seeded URLs (no `found_on`) can be unlinked: anything else was discovered on a parsed page.
  */
-export async function skipUnlinkedInternal(db: Db, runId: string, detail: string): Promise<number> {
+export async function skipUnlinkedInternal(
+  db: Db,
+  { runId, detail }: { runId: string; detail: string },
+): Promise<number> {
   const skipped = await queryRows(
     db,
     // NOT EXISTS plans as a hash anti-join, which spills to disk on a big run; NOT IN over a

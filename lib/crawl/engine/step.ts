@@ -238,7 +238,10 @@ class Step {
    */
   private async reachCap(): Promise<void> {
     const cap = pageCapReason(this.settings);
-    const skipped = await skipUnlinkedInternal(this.db, this.run.id, `not crawled: ${cap.reason}`);
+    const skipped = await skipUnlinkedInternal(this.db, {
+      runId: this.run.id,
+      detail: `not crawled: ${cap.reason}`,
+    });
     if (skipped > 0) await this.writer.recordLimits([pageCapLimitHit(this.settings)]);
     this.checkOnly = true;
   }

@@ -81,7 +81,7 @@ export async function startCrawl(db: Db, site: Site, options: StartCrawlOptions)
     .returning();
 
   if (!created) {
-    const running = await runningCrawl(db, site.tenant_id, site.id);
+    const running = await runningCrawl(db, { tenantId: site.tenant_id, siteId: site.id });
     // The running crawl finished between our insert and this read: the caller may simply retry.
     if (!running) return startCrawl(db, site, options);
     return { started: false, run: running };
@@ -103,7 +103,10 @@ export async function startCrawl(db: Db, site: Site, options: StartCrawlOptions)
   return { started: true, run: created };
 }
 
-export async function runningCrawl(db: Db, tenantId: string, siteId: string): Promise<Run | undefined> {
+export async function runningCrawl(
+  db: Db,
+  { tenantId, siteId }: { tenantId: string; siteId: string },
+): Promise<Run | undefined> {
   const [run] = await db.select().from(runs).where(runningCrawlOf(tenantId, siteId)).limit(1);
   return run;
 }

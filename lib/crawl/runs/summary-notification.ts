@@ -108,13 +108,21 @@ async function changesSincePrevious(
   if (!previous) return changes;
   const previousSettings = (previous.settings ?? null) as RunSettings | null;
   if (settings?.scannerEnabled !== false && previousSettings?.scannerEnabled !== false) {
-    for (const row of await brokenTargetChanges(db, run.tenant_id, run.id, previous.id, sql`true`)) {
+    for (const row of await brokenTargetChanges(
+      db,
+      { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
+      sql`true`,
+    )) {
       if (row.side === 'new') changes.brokenNew += 1;
       else changes.brokenFixed += 1;
     }
   }
   if (run.seo_score !== null && previous.seo_score !== null) {
-    for (const row of await seoIssueChanges(db, run.tenant_id, run.id, previous.id)) {
+    for (const row of await seoIssueChanges(db, {
+      tenantId: run.tenant_id,
+      runId: run.id,
+      previousId: previous.id,
+    })) {
       if (row.side === 'new') changes.seoNew += 1;
       else changes.seoFixed += 1;
     }

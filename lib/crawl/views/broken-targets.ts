@@ -302,11 +302,10 @@ export interface MatchingBrokenTargets {
 export async function matchingBrokenTargets(
   db: Db,
   principal: Principal,
-  siteId: string,
-  runId: string | undefined,
+  { siteId, runId }: { siteId: string; runId: string | undefined },
   query: Omit<BrokenTargetsQuery, 'limit' | 'cursor'>,
 ): Promise<MatchingBrokenTargets> {
-  const scope = await brokenLinkScope(db, principal, siteId, runId);
+  const scope = await brokenLinkScope(db, principal, { siteId, runId });
   const picked = await pickTargets(db, scope, query, { limit: null, after: null, sources: null });
   return {
     run: { ...runResource(scope.run), ...picked.headline },
@@ -329,11 +328,10 @@ export async function matchingBrokenTargets(
 export async function listBrokenTargets(
   db: Db,
   principal: Principal,
-  siteId: string,
-  runId: string | undefined,
+  { siteId, runId }: { siteId: string; runId: string | undefined },
   query: BrokenTargetsQuery,
 ): Promise<BrokenTargetPage> {
-  const scope = await brokenLinkScope(db, principal, siteId, runId);
+  const scope = await brokenLinkScope(db, principal, { siteId, runId });
   const limit = query.limit ?? DEFAULT_TARGETS_PAGE;
   const after = query.cursor === undefined ? null : keyOf(query.cursor, scope.run.id);
   const [picked, sincePreviousRun] = await Promise.all([

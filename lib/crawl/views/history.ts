@@ -114,9 +114,7 @@ export async function previousCompletedRun(db: Db, run: Run): Promise<Run | unde
  */
 export async function brokenTargetChanges(
   db: Db,
-  tenantId: string,
-  runId: string,
-  previousId: string,
+  { tenantId, runId, previousId }: { tenantId: string; runId: string; previousId: string },
   shown: SQL,
 ): Promise<{ side: 'new' | 'fixed'; target_url: string }[]> {
   const targets = (id: string, where: SQL) =>
@@ -135,9 +133,7 @@ export async function brokenTargetChanges(
  */
 export async function seoIssueChanges(
   db: Db,
-  tenantId: string,
-  runId: string,
-  previousId: string,
+  { tenantId, runId, previousId }: { tenantId: string; runId: string; previousId: string },
 ): Promise<{ side: 'new' | 'fixed'; check_id: string; page_url: string }[]> {
   const issues = (id: string) =>
     sql`select e ->> 0 as check_id, e ->> 2 as page_url

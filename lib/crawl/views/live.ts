@@ -36,7 +36,10 @@ export const IDLE_LIVE_STATE: Readonly<LiveCrawlState> = Object.freeze({
  * crawl run's row (phase, window, counters moved per written batch) and its frontier: `inFlight` is
  * the URLs leased to a worker, `pending` those waiting.
  */
-export async function getLiveState(db: Db, tenantId: string, siteId: string): Promise<LiveCrawlState> {
+export async function getLiveState(
+  db: Db,
+  { tenantId, siteId }: { tenantId: string; siteId: string },
+): Promise<LiveCrawlState> {
   const [run] = await db
     .select({
       id: runs.id,

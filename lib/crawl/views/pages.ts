@@ -102,8 +102,7 @@ const SORT_KEY: Record<Exclude<(typeof PAGE_SORTS)[number], 'url'>, SQL> = {
 export async function listCrawledUrls(
   db: Db,
   principal: Principal,
-  siteId: string,
-  runId: string | undefined,
+  { siteId, runId }: { siteId: string; runId: string | undefined },
   query: PagesQuery,
 ): Promise<CrawledUrlPage> {
   const site = await getVisibleSite(db, principal, siteId);

@@ -55,20 +55,24 @@ export interface RedirectPage {
 export async function listRedirects(
   db: Db,
   principal: Principal,
-  siteId: string,
-  runId: string | undefined,
+  { siteId, runId }: { siteId: string; runId: string | undefined },
   query: RedirectsQuery,
 ): Promise<RedirectPage> {
   const sort = query.sort ?? 'inlinks';
-  const page = await listCrawledUrls(db, principal, siteId, runId, {
-    status: '3xx',
-    limit: query.limit ?? DEFAULT_REDIRECTS_PAGE,
-    cursor: query.cursor,
-    q: query.q,
-    kind: query.kind,
-    sort,
-    order: query.order ?? (query.sort ? 'asc' : 'desc'),
-  });
+  const page = await listCrawledUrls(
+    db,
+    principal,
+    { siteId, runId },
+    {
+      status: '3xx',
+      limit: query.limit ?? DEFAULT_REDIRECTS_PAGE,
+      cursor: query.cursor,
+      q: query.q,
+      kind: query.kind,
+      sort,
+      order: query.order ?? (query.sort ? 'asc' : 'desc'),
+    },
+  );
   const urls = page.pages.map((p) => p.url);
   const [chains, linking] = await Promise.all([
     chainsOf(db, page.run.id, urls),

@@ -79,8 +79,7 @@ export interface BrokenLinkScope {
 export async function brokenLinkScope(
   db: Db,
   principal: Principal,
-  siteId: string,
-  runId?: string,
+  { siteId, runId }: { siteId: string; runId?: string },
 ): Promise<BrokenLinkScope> {
   const site = await getVisibleSite(db, principal, siteId);
   if (site.scanner_enabled !== 1)
@@ -155,10 +154,9 @@ export function reportRowShown(excluded: string[] | null, alias = 'b'): SQL {
 export async function getBrokenLinkReport(
   db: Db,
   principal: Principal,
-  siteId: string,
-  runId?: string,
+  { siteId, runId }: { siteId: string; runId?: string },
 ): Promise<BrokenLinkReport> {
-  const scope = await brokenLinkScope(db, principal, siteId, runId);
+  const scope = await brokenLinkScope(db, principal, { siteId, runId });
   const { site, run, isExcluded } = scope;
   const rows = (
     await db
@@ -200,9 +198,7 @@ export async function brokenTargetsSincePrevious(
   const fixedTargets: string[] = [];
   for (const row of await brokenTargetChanges(
     db,
-    run.tenant_id,
-    run.id,
-    previous.id,
+    { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
     reportRowShown(excluded),
   )) {
     (row.side === 'new' ? newTargets : fixedTargets).push(row.target_url);
@@ -245,8 +241,7 @@ export interface SeoReportResponse extends SeoReport {
 export async function getSeoReport(
   db: Db,
   principal: Principal,
-  siteId: string,
-  runId?: string,
+  { siteId, runId }: { siteId: string; runId?: string },
 ): Promise<SeoReportResponse> {
   const site = await getVisibleSite(db, principal, siteId);
   if (site.seo_enabled !== 1) throw new NotFoundError('the SEO app is not enabled for this site');
@@ -289,7 +284,7 @@ async function seoIssuesSincePrevious(db: Db, run: Run, isExcluded: PathMatcher)
   const previous = await previousCompletedRun(db, run);
   const changes: SeoIssueChanges = { previousRunId: previous?.id ?? null, newIssues: [], fixedIssues: [] };
   if (!previous) return changes;
-  const rows = await seoIssueChanges(db, run.tenant_id, run.id, previous.id);
+  const rows = await seoIssueChanges(db, { tenantId: run.tenant_id, runId: run.id, previousId: previous.id });
   rows.sort((a, b) => byText(a.page_url, b.page_url) || byText(a.check_id, b.check_id));
   for (const row of rows) {
     if (isExcluded(row.page_url) || !isSeoCheckId(row.check_id)) continue;

@@ -67,8 +67,7 @@ const IMPACT_ORDER: Record<SeoImpact, number> = { critical: 0, serious: 1, moder
 export async function getUrlDetail(
   db: Db,
   principal: Principal,
-  siteId: string,
-  runId: string | undefined,
+  { siteId, runId }: { siteId: string; runId: string | undefined },
   query: UrlDetailQuery,
 ): Promise<UrlDetail> {
   const site = await getVisibleSite(db, principal, siteId);

@@ -17,7 +17,7 @@ async function BrokenTargetsSection({ siteId, runId, search, path }: ReportBodyP
   const query = queryState(search);
   const asked = { ...queryFromSearch(brokenTargetsQuery, search), limit: PAGE_SIZE };
   const result = await dashboardView(async (db, principal) => {
-    const data = await listBrokenTargets(db, principal, siteId, runId, asked);
+    const data = await listBrokenTargets(db, principal, { siteId, runId }, asked);
     const previousId = data.sincePreviousRun.previousRunId;
     const previous = previousId ? await runOfSite(db, principal, siteId, previousId) : null;
     return { data, previous };

@@ -11,7 +11,9 @@ const PAGE_SIZE = 100;
 async function PagesSection({ siteId, runId, search, path }: ReportBodyProps) {
   const query = queryState(search);
   const asked = { ...queryFromSearch(pagesQuery, search), limit: PAGE_SIZE };
-  const result = await dashboardView((db, principal) => listCrawledUrls(db, principal, siteId, runId, asked));
+  const result = await dashboardView((db, principal) =>
+    listCrawledUrls(db, principal, { siteId, runId }, asked),
+  );
   if (!result.ok) {
     return (
       <ViewProblem

@@ -10,7 +10,9 @@ const PAGE_SIZE = 50;
 /** The Redirects tab's body: the latest crawl's redirects as the page's URL asks for them. */
 async function Redirects({ siteId, runId, search, path }: ReportBodyProps) {
   const query = { ...queryFromSearch(redirectsQuery, search), limit: PAGE_SIZE };
-  const result = await dashboardView((db, principal) => listRedirects(db, principal, siteId, runId, query));
+  const result = await dashboardView((db, principal) =>
+    listRedirects(db, principal, { siteId, runId }, query),
+  );
   if (!result.ok) {
     return (
       <ViewProblem

@@ -29,7 +29,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     HEADER,
     async function* ({ db, principal, siteId, search, runId }) {
       const query = queryFromSearch(brokenTargetsQuery, search);
-      const { targets } = await matchingBrokenTargets(db, principal, siteId, runId, query);
+      const { targets } = await matchingBrokenTargets(db, principal, { siteId, runId }, query);
       for (const t of targets) {
         for (const s of t.allSources) {
           yield [

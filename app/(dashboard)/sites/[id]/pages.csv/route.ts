@@ -33,11 +33,16 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
       const { cursor: _from, limit: _size, ...query } = queryFromSearch(pagesQuery, search);
       let cursor: string | undefined;
       do {
-        const page = await listCrawledUrls(db, principal, siteId, runId, {
-          ...query,
-          limit: MAX_PAGES_PAGE,
-          cursor,
-        });
+        const page = await listCrawledUrls(
+          db,
+          principal,
+          { siteId, runId },
+          {
+            ...query,
+            limit: MAX_PAGES_PAGE,
+            cursor,
+          },
+        );
         for (const row of page.pages) yield COLUMNS.map((column) => row[column]);
         cursor = page.nextCursor ?? undefined;
       } while (cursor);

@@ -64,7 +64,7 @@ async function Detail({ siteId, runId, search }: { siteId: string; runId?: strin
   }
   const path = `/sites/${siteId}/pages/detail`;
   const result = await dashboardView((db, principal) =>
-    getUrlDetail(db, principal, siteId, runId, { ...query, url, inlinksLimit: PAGE_SIZE }),
+    getUrlDetail(db, principal, { siteId, runId }, { ...query, url, inlinksLimit: PAGE_SIZE }),
   );
   if (!result.ok) {
     return (

@@ -16,7 +16,8 @@ export const GET = apiRoute(
       'Pages crawled, internal URLs checked, external targets and embedded resources of the latest crawl, with status, content type, title, depth, inlinks, outlinks, response time and redirect target. Pass nextCursor back as cursor, with the same filters and sort, for the next page.',
     errors: { 404: 'no crawl has run on this site yet' },
   },
-  ({ db, principal, params, query }) => listCrawledUrls(db, principal, params.id, undefined, query),
+  ({ db, principal, params, query }) =>
+    listCrawledUrls(db, principal, { siteId: params.id, runId: undefined }, query),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

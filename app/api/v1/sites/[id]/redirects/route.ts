@@ -17,7 +17,8 @@ export const GET = apiRoute(
       'Each URL that answered with a redirect, with every hop, where the chain ends and its final status (or why it failed: a loop, too many hops), and how many crawled pages link to it. Pass nextCursor back as cursor for the next page.',
     errors: { 404: 'no crawl has run on this site yet, or its crawled URLs are no longer stored' },
   },
-  ({ db, principal, params, query }) => listRedirects(db, principal, params.id, undefined, query),
+  ({ db, principal, params, query }) =>
+    listRedirects(db, principal, { siteId: params.id, runId: undefined }, query),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

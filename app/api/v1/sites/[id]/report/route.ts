@@ -15,7 +15,7 @@ export const GET = apiRoute(
       "Rows are ordered by target then source URL; the run's headline counts are distinct targets. The site's current excludePaths apply retroactively, and sincePreviousRun lists targets newly broken and fixed since the previous completed crawl.",
     errors: { 404: 'the Broken Links app is not enabled for the site, or no crawl has run yet' },
   },
-  ({ db, principal, params }) => getBrokenLinkReport(db, principal, params.id),
+  ({ db, principal, params }) => getBrokenLinkReport(db, principal, { siteId: params.id }),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -15,7 +15,7 @@ export const GET = apiRoute(
       'Issues grouped by check, most severe first, with the score recomputed without excluded pages and the issues new and fixed since the previous completed crawl.',
     errors: { 404: 'the SEO app is not enabled for the site, or no crawl has run yet' },
   },
-  ({ db, principal, params }) => getSeoReport(db, principal, params.id),
+  ({ db, principal, params }) => getSeoReport(db, principal, { siteId: params.id }),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

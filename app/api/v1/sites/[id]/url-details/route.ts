@@ -17,7 +17,8 @@ export const GET = apiRoute(
       'The URL named by ?url= as the pages list gives it: its row, its redirect chain, the pages linking to it with anchor text and selector (a page at a time, inlinksCursor), the links on it with their outcome, and its SEO issues.',
     errors: { 404: 'no crawl has run on this site yet, or the latest crawl did not find the URL' },
   },
-  ({ db, principal, params, query }) => getUrlDetail(db, principal, params.id, undefined, query),
+  ({ db, principal, params, query }) =>
+    getUrlDetail(db, principal, { siteId: params.id, runId: undefined }, query),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -16,7 +16,8 @@ export const GET = apiRoute(
       'The same list as /broken-targets, for the run named, compared with the completed crawl before it.',
     errors: { 404: 'run not found, or the Broken Links app is not enabled for the site' },
   },
-  ({ db, principal, params, query }) => listBrokenTargets(db, principal, params.id, params.runId, query),
+  ({ db, principal, params, query }) =>
+    listBrokenTargets(db, principal, { siteId: params.id, runId: params.runId }, query),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

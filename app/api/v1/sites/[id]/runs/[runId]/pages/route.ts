@@ -15,7 +15,8 @@ export const GET = apiRoute(
       'Only the latest completed crawl (and a running one) keeps its crawled URLs; an older run answers 404 saying so.',
     errors: { 404: 'run not found, or its crawled URLs are no longer stored' },
   },
-  ({ db, principal, params, query }) => listCrawledUrls(db, principal, params.id, params.runId, query),
+  ({ db, principal, params, query }) =>
+    listCrawledUrls(db, principal, { siteId: params.id, runId: params.runId }, query),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -15,7 +15,8 @@ export const GET = apiRoute(
       'The same report as /report, for the run named, compared with the completed crawl before it.',
     errors: { 404: 'run not found, or the Broken Links app is not enabled for the site' },
   },
-  ({ db, principal, params }) => getBrokenLinkReport(db, principal, params.id, params.runId),
+  ({ db, principal, params }) =>
+    getBrokenLinkReport(db, principal, { siteId: params.id, runId: params.runId }),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -15,7 +15,7 @@ export const GET = apiRoute(
       'The same report as /seo-report, for the run named, compared with the completed crawl before it.',
     errors: { 404: 'run not found, or the SEO app is not enabled for the site' },
   },
-  ({ db, principal, params }) => getSeoReport(db, principal, params.id, params.runId),
+  ({ db, principal, params }) => getSeoReport(db, principal, { siteId: params.id, runId: params.runId }),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

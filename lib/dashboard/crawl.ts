@@ -115,8 +115,7 @@ export function runIdFromSearch(searchParams: SearchParams): string | undefined 
 export async function runOfSite(
   db: Db,
   principal: Principal,
-  siteId: string,
-  runId: string,
+  { siteId, runId }: { siteId: string; runId: string },
 ): Promise<RunResource | null> {
   if (!isUuid(runId)) return null;
   const site = await getVisibleSite(db, principal, siteId);

@@ -19,7 +19,7 @@ async function BrokenTargetsSection({ siteId, runId, search, path }: ReportBodyP
   const result = await dashboardView(async (db, principal) => {
     const data = await listBrokenTargets(db, principal, { siteId, runId }, asked);
     const previousId = data.sincePreviousRun.previousRunId;
-    const previous = previousId ? await runOfSite(db, principal, siteId, previousId) : null;
+    const previous = previousId ? await runOfSite(db, principal, { siteId, runId: previousId }) : null;
     return { data, previous };
   });
   if (!result.ok) {

@@ -22,7 +22,7 @@ export default async function RunLayout({
 }) {
   const { id, runId } = await params;
   const [site, { db, principal }] = await Promise.all([siteForPage(id), requireDashboard()]);
-  const run = await runOfSite(db, principal, site.id, runId);
+  const run = await runOfSite(db, principal, { siteId: site.id, runId });
   if (run?.kind !== 'crawl') notFound();
   const base = runViewHref(site.id, run.id);
   return (

@@ -93,8 +93,7 @@ const isLive = (now: number) =>
 
 export async function rerollKey(
   db: Db,
-  tenantId: string,
-  keyId: string,
+  { tenantId, keyId }: { tenantId: string; keyId: string },
   now = Date.now(),
 ): Promise<{ key: ApiKeyView; secret: string }> {
   const secret = generateKeySecret();
@@ -116,8 +115,7 @@ export async function rerollKey(
 
 export async function revokeKey(
   db: Db,
-  tenantId: string,
-  keyId: string,
+  { tenantId, keyId }: { tenantId: string; keyId: string },
   now = Date.now(),
 ): Promise<{ revoked: true }> {
   const [row] = await db

@@ -13,7 +13,7 @@ export const POST = apiRoute(
     description: 'Answers the key and its new secret, shown in this response only. A revoked key is a 404.',
     errors: { 409: 'the key has expired and has no lifetime left to carry over' },
   },
-  ({ db, principal, params }) => rerollKey(db, principal.tenantId, params.id),
+  ({ db, principal, params }) => rerollKey(db, { tenantId: principal.tenantId, keyId: params.id }),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -13,7 +13,7 @@ export const POST = apiRoute(
     description:
       'Requests with the key are refused (401) from now on; it leaves the list, and revoking or re-rolling it again is a 404.',
   },
-  ({ db, principal, params }) => revokeKey(db, principal.tenantId, params.id),
+  ({ db, principal, params }) => revokeKey(db, { tenantId: principal.tenantId, keyId: params.id }),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

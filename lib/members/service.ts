@@ -173,8 +173,7 @@ export async function changeMemberRole(
 
 export async function setMemberAccess(
   db: Db,
-  tenantId: string,
-  memberId: string,
+  { tenantId, memberId }: { tenantId: string; memberId: string },
   input: MemberAccessInput,
   now = Date.now(),
 ): Promise<{ ok: true }> {

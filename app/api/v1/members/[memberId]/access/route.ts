@@ -15,7 +15,8 @@ export const PATCH = apiRoute(
       'siteIds replaces the whole allowlist; omitted fields keep their value. Owners and admins see every site and may always crawl, so their access cannot be set.',
     errors: { 409: 'the member is an owner or admin' },
   },
-  ({ db, principal, params, body }) => setMemberAccess(db, principal.tenantId, params.memberId, body),
+  ({ db, principal, params, body }) =>
+    setMemberAccess(db, { tenantId: principal.tenantId, memberId: params.memberId }, body),
 );
 
 export const { GET, POST, PUT, DELETE, OPTIONS } = otherMethods({ PATCH });

@@ -127,7 +127,8 @@ function buildAuth(db: Db) {
           },
           // Who joins as an owner or admin is offered the organization's alerts (offered, not added).
           async afterAcceptInvitation({ member, organization, user }) {
-            if (isAdminRole(member.role as Role)) await offerAlerts(db, organization.id, user.id);
+            if (isAdminRole(member.role as Role))
+              await offerAlerts(db, { tenantId: organization.id, userId: user.id });
           },
           // The cap is on memberships: without this, invitations would let one account join any number.
           async beforeAcceptInvitation({ user }) {

@@ -164,7 +164,7 @@ export async function changeMemberRole(
       await dropSiteAccess(tx, principal.tenantId, target.id);
     }
     // A new owner or admin is offered the organization's alerts (not added: they choose).
-    if (isAdminRole(role)) await offerAlerts(tx, principal.tenantId, target.userId);
+    if (isAdminRole(role)) await offerAlerts(tx, { tenantId: principal.tenantId, userId: target.userId });
   });
   const view = (await listMembers(db, principal.tenantId)).find((m) => m.id === memberId);
   if (!view) throw new NotFoundError(MEMBER_NOT_FOUND);

@@ -8,7 +8,11 @@ import { alertOffers } from '@/lib/db/schema';
  * A later promotion reopens an answered offer. Here, not in lib/notify, because lib/auth (invitations)
  * and lib/members (promotions) record it, and lib/notify imports lib/auth.
  */
-export async function offerAlerts(db: Db, tenantId: string, userId: string, now = Date.now()): Promise<void> {
+export async function offerAlerts(
+  db: Db,
+  { tenantId, userId }: { tenantId: string; userId: string },
+  now = Date.now(),
+): Promise<void> {
   await db
     .insert(alertOffers)
     .values({ tenant_id: tenantId, user_id: userId, offered_at: now, answered_at: null })

@@ -56,7 +56,10 @@ export async function getOrganization(db: Db, tenantId: string): Promise<Organiz
 }
 
 /** PATCH /v1/organization `{name}` (owner/admin; the schema has trimmed and checked the name). */
-export async function renameOrganization(db: Db, tenantId: string, name: string): Promise<OrganizationView> {
+export async function renameOrganization(
+  db: Db,
+  { tenantId, name }: { tenantId: string; name: string },
+): Promise<OrganizationView> {
   await db.update(organizations).set({ name }).where(eq(organizations.id, tenantId));
   return getOrganization(db, tenantId);
 }

@@ -28,7 +28,7 @@ export const PATCH = apiRoute(
     errors: { 422: 'an empty, too long or multi-line name, or a field that is not `name`' },
   },
   async ({ db, principal, body }) => ({
-    organization: await renameOrganization(db, principal.tenantId, body.name),
+    organization: await renameOrganization(db, { tenantId: principal.tenantId, name: body.name }),
   }),
 );
 

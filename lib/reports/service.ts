@@ -28,8 +28,7 @@ export async function monthlyReportFile(
 export async function monthlyReportPdf(
   db: Db,
   principal: Principal,
-  siteId: string,
-  month: string,
+  { siteId, month }: { siteId: string; month: string },
   options: PdfOptions = {},
 ): Promise<{ filename: string; content: Uint8Array }> {
   const site = await getVisibleSite(db, principal, siteId);

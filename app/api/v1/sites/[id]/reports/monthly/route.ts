@@ -23,7 +23,8 @@ export const GET = apiRoute(
       429: 'the print queue is full, the organization already has 2 reports printing or waiting, or no turn came within 15 s; Retry-After says when to try again',
     },
   },
-  ({ db, principal, params, query }) => monthlyReportPdf(db, principal, params.id, query.month),
+  ({ db, principal, params, query }) =>
+    monthlyReportPdf(db, principal, { siteId: params.id, month: query.month }),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

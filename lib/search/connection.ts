@@ -262,8 +262,7 @@ export async function listSearchProperties(
 export async function chooseSearchProperty(
   db: Db,
   principal: Principal,
-  siteId: string,
-  property: string,
+  { siteId, property }: { siteId: string; property: string },
   options: GoogleCallOptions & { now?: number } = {},
 ): Promise<SearchConnectionView> {
   const now = options.now ?? Date.now();

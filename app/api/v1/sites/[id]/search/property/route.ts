@@ -21,7 +21,8 @@ export const POST = apiRoute(
       422: 'property missing, or one the connected account cannot read',
     },
   },
-  ({ db, principal, params, body }) => chooseSearchProperty(db, principal, params.id, body.property),
+  ({ db, principal, params, body }) =>
+    chooseSearchProperty(db, principal, { siteId: params.id, property: body.property }),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

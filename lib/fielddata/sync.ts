@@ -53,7 +53,7 @@ export async function syncFieldData(
   options: SyncOptions = {},
 ): Promise<SyncOutcome> {
   const c = config();
-  const site = await siteOfTenant(db, target.tenantId, target.siteId);
+  const site = await siteOfTenant(db, { tenantId: target.tenantId, siteId: target.siteId });
   if (!site) return { status: 'skipped', reason: 'site not found' };
   if (site.performance_enabled !== 1) return { status: 'skipped', reason: 'the Performance app is off' };
   if (!c.CRUX_API_KEY) return { status: 'skipped', reason: 'CRUX_API_KEY is not set' };

@@ -82,7 +82,7 @@ export const reportAttachments: AttachmentMaker = async (db, event) => {
   const payload = event.payload as Partial<StakeholderReportPayload>;
   if (event.kind !== 'stakeholder-report' || !event.site_id || typeof payload.period !== 'string') return [];
   try {
-    const site = await siteOfTenant(db, event.tenant_id, event.site_id);
+    const site = await siteOfTenant(db, { tenantId: event.tenant_id, siteId: event.site_id });
     if (!site) return [];
     const { filename, content } = await monthlyReportFile(db, event.tenant_id, site, payload.period);
     return [{ filename, content: Buffer.from(content), contentType: PDF_CONTENT_TYPE }];

@@ -125,7 +125,7 @@ export async function syncSearchAnalytics(
   options: GoogleCallOptions & { now?: number } = {},
 ): Promise<SearchSyncOutcome> {
   const now = options.now ?? Date.now();
-  const site = await siteOfTenant(db, target.tenantId, target.siteId);
+  const site = await siteOfTenant(db, { tenantId: target.tenantId, siteId: target.siteId });
   if (!site) return { status: 'skipped', reason: 'site not found' };
   if (site.seo_enabled !== 1) return { status: 'skipped', reason: 'the SEO app is off' };
   const connection = await connectionOf(db, site);

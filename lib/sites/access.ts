@@ -60,7 +60,10 @@ export function visibleSitesCondition(
  * A site by organization and id, for the jobs (which act for no principal but still filter on the
  * tenant their event names); undefined when it is gone.
  */
-export async function siteOfTenant(db: Db, tenantId: string, siteId: string): Promise<Site | undefined> {
+export async function siteOfTenant(
+  db: Db,
+  { tenantId, siteId }: { tenantId: string; siteId: string },
+): Promise<Site | undefined> {
   const [site] = await db
     .select()
     .from(sites)

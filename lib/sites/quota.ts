@@ -36,9 +36,7 @@ export async function lockTenantSites(tx: Db, tenantId: string): Promise<void> {
  */
 export async function refuseDuplicateRootUrl(
   tx: Db,
-  tenantId: string,
-  rootUrl: string,
-  exceptSiteId?: string,
+  { tenantId, rootUrl, exceptSiteId }: { tenantId: string; rootUrl: string; exceptSiteId?: string },
 ): Promise<void> {
   const [existing] = await tx
     .select({ id: sites.id })

@@ -110,7 +110,7 @@ export async function createSite(
   const row = await db.transaction(async (tx) => {
     // A duplicate is refused before the quota is looked at: it is the more useful answer.
     await lockTenantSites(tx, principal.tenantId);
-    await refuseDuplicateRootUrl(tx, principal.tenantId, settings.root_url);
+    await refuseDuplicateRootUrl(tx, { tenantId: principal.tenantId, rootUrl: settings.root_url });
     await claimSiteSlot(tx, principal.tenantId);
     const [inserted] = await tx
       .insert(sites)
@@ -138,9 +138,13 @@ export async function updateSite(
     const before = await getVisibleSite(tx, principal, siteId, { forUpdate: true });
     if (input.rootUrl && input.rootUrl.rootUrl !== before.root_url) {
       await lockTenantSites(tx, before.tenant_id);
-      await refuseDuplicateRootUrl(tx, before.tenant_id, input.rootUrl.rootUrl, before.id);
+      await refuseDuplicateRootUrl(tx, {
+        tenantId: before.tenant_id,
+        rootUrl: input.rootUrl.rootUrl,
+        exceptSiteId: before.id,
+      });
     }
-    const lastA11yRun = await latestRun(tx, before.tenant_id, before.id, 'a11y');
+    const lastA11yRun = await latestRun(tx, { tenantId: before.tenant_id, siteId: before.id }, 'a11y');
     const after = applyEdit(before, input, lastA11yRun?.started_at ?? null, now);
     // Only what changed is written, so an edit never rewinds a column it did not touch.
     const changes = Object.fromEntries(
@@ -228,8 +232,7 @@ export async function getSite(db: Db, principal: Principal, siteId: string): Pro
 /** The site's most recent run of `kind`, or null. */
 export async function latestRun(
   db: Db,
-  tenantId: string,
-  siteId: string,
+  { tenantId, siteId }: { tenantId: string; siteId: string },
   kind: Run['kind'],
 ): Promise<Run | null> {
   const [run] = await db

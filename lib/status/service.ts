@@ -33,7 +33,7 @@ export async function getSiteStatus(db: Db, principal: Principal, siteId: string
     const site = await getVisibleSite(tx, principal, siteId);
     const live = await getLiveState(tx, { tenantId: site.tenant_id, siteId: site.id });
     const a11yLive = await getA11yLiveState(tx, { tenantId: site.tenant_id, siteId: site.id });
-    const latestCrawl = await latestRun(tx, site.tenant_id, site.id, 'crawl');
+    const latestCrawl = await latestRun(tx, { tenantId: site.tenant_id, siteId: site.id }, 'crawl');
     const latestA11y = await latestA11yRun(tx, site);
     return {
       site: siteResource(site),

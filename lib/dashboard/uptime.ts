@@ -23,7 +23,7 @@ export const monitorForPage = cache(async (siteId: string, monitorId: string): P
   if (!isUuid(monitorId)) notFound();
   const { db, principal } = await requireDashboard();
   try {
-    return await getMonitor(db, principal, siteId, monitorId);
+    return await getMonitor(db, principal, { siteId, monitorId });
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

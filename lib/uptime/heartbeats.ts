@@ -234,11 +234,10 @@ async function openMissedIncident(db: Db, monitorId: string, now: number): Promi
 export async function rotatePingUrl(
   db: Db,
   principal: Principal,
-  siteId: string,
-  monitorId: string,
+  { siteId, monitorId }: { siteId: string; monitorId: string },
   now = Date.now(),
 ): Promise<MonitorResource> {
-  const { monitor } = await findMonitor(db, principal, siteId, monitorId);
+  const { monitor } = await findMonitor(db, principal, { siteId, monitorId });
   if (monitor.kind !== 'heartbeat') {
     throw new InvalidError('kind', 'only a heartbeat monitor has a ping URL to rotate');
   }

@@ -178,12 +178,11 @@ async function alertingOf(
 export async function getMonitorLive(
   db: Db,
   principal: Principal,
-  siteId: string,
-  monitorId: string,
+  { siteId, monitorId }: { siteId: string; monitorId: string },
   now = Date.now(),
 ): Promise<MonitorSnapshot> {
   return readSnapshot(db, async (tx) => {
-    const { site, monitor } = await findMonitor(tx, principal, siteId, monitorId);
+    const { site, monitor } = await findMonitor(tx, principal, { siteId, monitorId });
     const longest = now - Math.max(...UPTIME_WINDOW_HOURS) * HOUR_MS;
     const incidents =
       (await incidentsOverlapping(tx, monitor.tenant_id, [monitor.id], longest, now)).get(monitor.id) ?? [];

@@ -256,8 +256,7 @@ async function findWindow(
 export async function getMaintenanceWindow(
   db: Db,
   principal: Principal,
-  siteId: string,
-  windowId: string,
+  { siteId, windowId }: { siteId: string; windowId: string },
   now = Date.now(),
 ): Promise<MaintenanceWindowView> {
   const { site, window } = await findWindow(db, principal, siteId, windowId);
@@ -327,8 +326,7 @@ export async function listMaintenanceWindows(
 export async function updateMaintenanceWindow(
   db: Db,
   principal: Principal,
-  siteId: string,
-  windowId: string,
+  { siteId, windowId }: { siteId: string; windowId: string },
   edit: Omit<MaintenanceWindowEdit, 'monitorIds'> & { monitorIds?: string[] | null | undefined },
   now = Date.now(),
 ): Promise<MaintenanceWindowView> {
@@ -368,8 +366,7 @@ export async function updateMaintenanceWindow(
 export async function deleteMaintenanceWindow(
   db: Db,
   principal: Principal,
-  siteId: string,
-  windowId: string,
+  { siteId, windowId }: { siteId: string; windowId: string },
 ): Promise<{ deleted: true }> {
   const { site, window } = await findWindow(db, principal, siteId, windowId);
   await db

@@ -103,12 +103,11 @@ export interface MonitorMetrics {
 export async function getMonitorMetrics(
   db: Db,
   principal: Principal,
-  siteId: string,
-  monitorId: string,
+  { siteId, monitorId }: { siteId: string; monitorId: string },
   hours: number,
   now = Date.now(),
 ): Promise<MonitorMetrics> {
-  const { monitor } = await findMonitor(db, principal, siteId, monitorId);
+  const { monitor } = await findMonitor(db, principal, { siteId, monitorId });
   const fromMs = now - hours * HOUR_MS;
   const buckets = await closedHoursOf(db, monitor.tenant_id, [monitor.id], fromMs, now);
   const range = await uptimeOverRange(db, monitor, fromMs, now);

@@ -176,8 +176,7 @@ export async function lockedMonitor(tx: Db, monitorId: string): Promise<UptimeMo
 export async function findMonitor(
   db: Db,
   principal: Principal,
-  siteId: string,
-  monitorId: string,
+  { siteId, monitorId }: { siteId: string; monitorId: string },
   options: { forUpdate?: boolean } = {},
 ): Promise<{ site: Site; monitor: UptimeMonitor }> {
   const site = await getVisibleSite(db, principal, siteId);
@@ -201,10 +200,9 @@ export async function findMonitor(
 export async function getMonitor(
   db: Db,
   principal: Principal,
-  siteId: string,
-  monitorId: string,
+  { siteId, monitorId }: { siteId: string; monitorId: string },
 ): Promise<MonitorResource> {
-  return monitorResource((await findMonitor(db, principal, siteId, monitorId)).monitor, principal);
+  return monitorResource((await findMonitor(db, principal, { siteId, monitorId })).monitor, principal);
 }
 
 /**
@@ -218,13 +216,12 @@ export async function getMonitor(
 export async function updateMonitor(
   db: Db,
   principal: Principal,
-  siteId: string,
-  monitorId: string,
+  { siteId, monitorId }: { siteId: string; monitorId: string },
   input: MonitorEdit,
   now = Date.now(),
 ): Promise<MonitorResource> {
   const row = await db.transaction(async (tx) => {
-    const { monitor: before } = await findMonitor(tx, principal, siteId, monitorId, { forUpdate: true });
+    const { monitor: before } = await findMonitor(tx, principal, { siteId, monitorId }, { forUpdate: true });
     refuseOtherKind(before, input);
     const after = applyEdit(before, input, now);
     const changes = Object.fromEntries(
@@ -328,10 +325,9 @@ function applyHeartbeatEdit(before: UptimeMonitor, after: UptimeMonitor, input: 
 export async function deleteMonitor(
   db: Db,
   principal: Principal,
-  siteId: string,
-  monitorId: string,
+  { siteId, monitorId }: { siteId: string; monitorId: string },
 ): Promise<{ deleted: true }> {
-  const { monitor } = await findMonitor(db, principal, siteId, monitorId);
+  const { monitor } = await findMonitor(db, principal, { siteId, monitorId });
   await db
     .delete(uptimeMonitors)
     .where(and(eq(uptimeMonitors.tenant_id, monitor.tenant_id), eq(uptimeMonitors.id, monitor.id)));

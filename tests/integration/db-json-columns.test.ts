@@ -212,7 +212,7 @@ describe('text columns holding JSON, migrated to jsonb', () => {
   });
 
   it("a monitor's alert targets read back, a plain webhook URL sealed, an empty string as none", async () => {
-    const live = await getMonitorLive(handle.db, principal, ids.site!, ids.monitor!);
+    const live = await getMonitorLive(handle.db, principal, { siteId: ids.site!, monitorId: ids.monitor! });
     expect(live.monitor.alert_emails).toBe('["oncall@old.test"]');
     expect(live.monitor.alert_webhooks).toBe(JSON.stringify([{ kind: 'slack', url: SLACK_URL }]));
 
@@ -228,12 +228,15 @@ describe('text columns holding JSON, migrated to jsonb', () => {
     for (const url of ['https://old.test/null', 'https://old.test/blank']) {
       expect(monitorAlertTargets(byUrl.get(url)!)).toEqual({ alertEmails: [], alertWebhooks: [] });
     }
-    const blank = await getMonitorLive(handle.db, principal, ids.site!, ids.blankMonitor!);
+    const blank = await getMonitorLive(handle.db, principal, {
+      siteId: ids.site!,
+      monitorId: ids.blankMonitor!,
+    });
     expect([blank.monitor.alert_emails, blank.monitor.alert_webhooks]).toEqual([null, null]);
   });
 
   it("an incident's region results read back; one without them stays null", async () => {
-    const live = await getMonitorLive(handle.db, principal, ids.site!, ids.monitor!);
+    const live = await getMonitorLive(handle.db, principal, { siteId: ids.site!, monitorId: ids.monitor! });
     const closed = live.incidents.find((i) => i.recovered_at !== null)!;
     expect(JSON.parse(closed.regions!)).toEqual(JSON.parse(REGIONS));
     expect(live.openIncident?.regions).toBeNull();

@@ -191,8 +191,8 @@ it('answers, for each monitor of the site and oldest first, what its live and 24
       incidents,
       alerting: _alerting,
       ...live
-    } = await getMonitorLive(db, principal, siteId, id, NOW);
-    const metrics = await getMonitorMetrics(db, principal, siteId, id, 24, NOW);
+    } = await getMonitorLive(db, principal, { siteId, monitorId: id }, NOW);
+    const metrics = await getMonitorMetrics(db, principal, { siteId, monitorId: id }, 24, NOW);
     expect(overview).toEqual({ ...live, hours: metrics.hours, events: metrics.events });
     expect(at).toBe(NOW);
     expect(uptime[0]).toMatchObject({ hours: 24, uptimePct: metrics.uptimePct });

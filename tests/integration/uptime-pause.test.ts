@@ -92,24 +92,26 @@ async function monitorInOutage(org: { siteId: string; principal: Principal }, t0
   expect(incident).toMatchObject({ recovered_at: null, closed_by: null });
   expect((await monitorRow(monitor.id)).status).toBe('down');
   expect(await notesOf(monitor.id)).toEqual(['uptime-down']);
-  return { id: monitor.id, downAt: incident!.down_at };
+  // What the monitor services take to name it.
+  const ref = { siteId: org.siteId, monitorId: monitor.id };
+  return { id: monitor.id, downAt: incident!.down_at, ref };
 }
 
 describe('a monitor paused during an outage', () => {
   it('closes the incident at the pause, counts the pause neither up nor down, and starts afresh on resume', async () => {
     const org = await organization('owner@uptime-pause.test', true);
     const t0 = Date.UTC(2026, 10, 24, 8, 0, 0);
-    const { id, downAt } = await monitorInOutage(org, t0);
+    const { id, downAt, ref } = await monitorInOutage(org, t0);
 
     const pausedAt = downAt + 90_000;
-    await updateMonitor(db, org.principal, org.siteId, id, { enabled: false }, pausedAt);
+    await updateMonitor(db, org.principal, ref, { enabled: false }, pausedAt);
     const [closed, ...more] = await incidentsOf(id);
     expect(more).toEqual([]);
     expect(closed).toMatchObject({ down_at: downAt, recovered_at: pausedAt, closed_by: 'monitor' });
     // Nothing recovered: no recovery notification; and nobody checks, so no status either.
     expect(await notesOf(id)).toEqual(['uptime-down']);
     expect(await monitorRow(id)).toMatchObject({ status: 'unknown', status_since: pausedAt });
-    const live = await getMonitorLive(db, org.principal, org.siteId, id);
+    const live = await getMonitorLive(db, org.principal, ref);
     expect(live.openIncident).toBeNull();
     expect(live.probing).toMatchObject({ active: false, pausedBy: 'monitor', alsoPausedBy: [] });
 
@@ -122,7 +124,7 @@ describe('a monitor paused during an outage', () => {
     // Resumed with the target back: probed at once, no incident, no notification.
     outage.down = false;
     const resumedAt = t0 + 6 * HOUR;
-    await updateMonitor(db, org.principal, org.siteId, id, { enabled: true }, resumedAt);
+    await updateMonitor(db, org.principal, ref, { enabled: true }, resumedAt);
     expect(await roundsAt(resumedAt)).toContain(id);
     expect(await monitorRow(id)).toMatchObject({ status: 'up', last_checked_at: resumedAt });
     expect(await incidentsOf(id)).toHaveLength(1);
@@ -134,21 +136,19 @@ describe('a monitor paused during an outage', () => {
     // Over the last 24 hours: watched from creation to the pause and since the resume; down 90 s.
     const now = t0 + 8 * HOUR;
     const watched = pausedAt - t0 + (now - resumedAt);
-    const metrics = await getMonitorMetrics(db, org.principal, org.siteId, id, 24, now);
+    const metrics = await getMonitorMetrics(db, org.principal, ref, 24, now);
     expect(metrics.uptimePct).toBeCloseTo(100 * (1 - 90_000 / watched), 10);
     expect(metrics.events).toMatchObject([{ recovered_at: pausedAt, closed_by: 'monitor' }]);
     // A range inside the pause was not watched at all.
-    expect(
-      (await getMonitorMetrics(db, org.principal, org.siteId, id, 1, t0 + 3 * HOUR)).uptimePct,
-    ).toBeNull();
+    expect((await getMonitorMetrics(db, org.principal, ref, 1, t0 + 3 * HOUR)).uptimePct).toBeNull();
   });
 
   it('resumed while the target is still down, opens a new incident and alerts again', async () => {
     const org = await organization('owner@uptime-pause-still-down.test', true);
     const t0 = Date.UTC(2026, 10, 25, 8, 0, 0);
-    const { id, downAt } = await monitorInOutage(org, t0);
-    await updateMonitor(db, org.principal, org.siteId, id, { enabled: false }, downAt + 30_000);
-    await updateMonitor(db, org.principal, org.siteId, id, { enabled: true }, t0 + HOUR);
+    const { id, downAt, ref } = await monitorInOutage(org, t0);
+    await updateMonitor(db, org.principal, ref, { enabled: false }, downAt + 30_000);
+    await updateMonitor(db, org.principal, ref, { enabled: true }, t0 + HOUR);
     expect(await roundsAt(t0 + HOUR)).toContain(id);
     const incidents = await incidentsOf(id);
     expect(incidents.map((i) => [i.closed_by, i.recovered_at === null])).toEqual([
@@ -162,23 +162,21 @@ describe('a monitor paused during an outage', () => {
   it('stays paused when a round out during the pause comes back with no region answering', async () => {
     const org = await organization('owner@uptime-pause-unanswered.test', true);
     const t0 = Date.UTC(2026, 10, 26, 8, 0, 0);
-    const { id } = await monitorInOutage(org, t0);
+    const { id, ref } = await monitorInOutage(org, t0);
     const due = (await monitorRow(id)).next_probe_at!;
     const [round] = (await claimDueRounds(db, { now: due, limit: 10 })).filter((r) => r.monitorId === id);
     expect(round).toBeDefined();
     // Paused while its round is out; then every prober fails as a whole (no results at all).
     const pausedAt = due + 5_000;
-    await updateMonitor(db, org.principal, org.siteId, id, { enabled: false }, pausedAt);
+    await updateMonitor(db, org.principal, ref, { enabled: false }, pausedAt);
     const outcome = await completeRound(db, round!, [], due, due + 20_000);
     expect(outcome).toMatchObject({ completed: true, verdict: { status: 'unknown' } });
     expect(await pausesOf(id)).toMatchObject([{ reason: 'monitor', started_at: pausedAt, ended_at: null }]);
-    const live = await getMonitorLive(db, org.principal, org.siteId, id, due + 30_000);
+    const live = await getMonitorLive(db, org.principal, ref, due + 30_000);
     expect(live.probing).toMatchObject({ active: false, pausedBy: 'monitor' });
     // The pause still counts neither up nor down: a later window inside it was not watched.
     expect(live.uptime[0]!.uptimePct).not.toBeNull();
-    expect(
-      (await getMonitorMetrics(db, org.principal, org.siteId, id, 1, pausedAt + 2 * HOUR)).uptimePct,
-    ).toBeNull();
+    expect((await getMonitorMetrics(db, org.principal, ref, 1, pausedAt + 2 * HOUR)).uptimePct).toBeNull();
   });
 });
 
@@ -186,7 +184,7 @@ describe('a monitor stopped with its site', () => {
   it("closes the incident when the Uptime app is turned off, at the round it missed, and the scheduler's tick says so", async () => {
     const org = await organization('owner@uptime-pause-app.test', true);
     const t0 = Date.UTC(2026, 10, 26, 8, 0, 0);
-    const { id } = await monitorInOutage(org, t0);
+    const { id, ref } = await monitorInOutage(org, t0);
     const missed = (await monitorRow(id)).next_probe_at!;
     await updateSite(db, org.principal, org.siteId, { uptimeEnabled: false });
     expect(await roundsAt(missed)).not.toContain(id);
@@ -204,7 +202,7 @@ describe('a monitor stopped with its site', () => {
     const back = missed + 2 * HOUR;
     expect(await roundsAt(back)).toContain(id);
     expect(await pausesOf(id)).toMatchObject([{ ended_at: back }]);
-    const metrics = await getMonitorMetrics(db, org.principal, org.siteId, id, 24, back + HOUR);
+    const metrics = await getMonitorMetrics(db, org.principal, ref, 24, back + HOUR);
     // Down from the confirmation to the missed round, and again the hour since: over the watched time.
     const [first, second] = metrics.events;
     const down = first!.recovered_at! - first!.down_at + HOUR;
@@ -224,7 +222,7 @@ describe('a monitor held past the allowance', () => {
         enabled: false,
       });
     }
-    const { id } = await monitorInOutage(org, t0);
+    const { id, ref } = await monitorInOutage(org, t0);
     const missed = (await monitorRow(id)).next_probe_at!;
     await setOverage(db, org.tenantId, false);
     expect(await roundsAt(missed)).not.toContain(id);
@@ -233,8 +231,8 @@ describe('a monitor held past the allowance', () => {
     expect(await notesOf(id)).toEqual(['uptime-down']);
 
     // Paused by its owner as well: the live view names both, so Resume is not mistaken for a fix.
-    await updateMonitor(db, org.principal, org.siteId, id, { enabled: false }, missed + HOUR);
-    const live = await getMonitorLive(db, org.principal, org.siteId, id);
+    await updateMonitor(db, org.principal, ref, { enabled: false }, missed + HOUR);
+    const live = await getMonitorLive(db, org.principal, ref);
     expect(live.probing).toEqual({
       active: false,
       pausedBy: 'monitor',

@@ -114,7 +114,7 @@ const rawCount = async () =>
   ).length;
 
 it('answers closed hours from the raw results before they are rolled up, exactly as rollupHour does', async () => {
-  const metrics = await getMonitorMetrics(db, principal, siteId, monitorId, 4, H + 20 * 60_000);
+  const metrics = await getMonitorMetrics(db, principal, { siteId, monitorId }, 4, H + 20 * 60_000);
   const closed = expected([H - 3 * HOUR_MS, H - 2 * HOUR_MS, H - HOUR_MS]);
   expect(metrics.hours).toEqual(closed);
   // The shapes the data was built to have: oc missing from the first hour, as all failed in the second.
@@ -130,7 +130,7 @@ it('answers closed hours from the raw results before they are rolled up, exactly
   // Closed hours only: the open hour's results are not a bucket yet.
   expect(metrics.hours.some((b) => b.bucketStart === H)).toBe(false);
   // 2 hours back from 12:20 covers the closed hours from 10:00.
-  const two = await getMonitorMetrics(db, principal, siteId, monitorId, 2, H + 20 * 60_000);
+  const two = await getMonitorMetrics(db, principal, { siteId, monitorId }, 2, H + 20 * 60_000);
   expect(two.hours).toEqual(expected([H - 2 * HOUR_MS, H - HOUR_MS]));
 });
 
@@ -142,13 +142,13 @@ it('waits out the grace period before rolling an hour up', async () => {
 });
 
 it('rolls every closed hour into exact buckets, deletes their raw results and keeps the open hour', async () => {
-  const before = await getMonitorMetrics(db, principal, siteId, monitorId, 4, H + 20 * 60_000);
+  const before = await getMonitorMetrics(db, principal, { siteId, monitorId }, 4, H + 20 * 60_000);
   const result = await rollupClosedHours(db, H + 10 * 60_000);
   expect(result.buckets).toBe(expected([H - HOUR_MS]).length);
   expect(await stored()).toEqual(expected([H - 3 * HOUR_MS, H - 2 * HOUR_MS, H - HOUR_MS]));
   expect(await rawCount()).toBe(raws.filter((r) => r.checkedAt >= H).length);
   // Metrics read the stored buckets now, and answer the same.
-  expect(await getMonitorMetrics(db, principal, siteId, monitorId, 4, H + 20 * 60_000)).toEqual(before);
+  expect(await getMonitorMetrics(db, principal, { siteId, monitorId }, 4, H + 20 * 60_000)).toEqual(before);
   // Again: nothing left to roll up.
   expect(await rollupClosedHours(db, H + 10 * 60_000)).toMatchObject({ monitors: 0, buckets: 0 });
 });

@@ -134,7 +134,7 @@ describe('a round', () => {
     expect(after.next_probe_at).toBeGreaterThan(T0 + 30_000);
     expect(after.next_probe_at).toBeLessThanOrEqual(T0 + 90_000);
 
-    const live = await getMonitorLive(db, principal, siteId, m.id);
+    const live = await getMonitorLive(db, principal, { siteId, monitorId: m.id });
     expect(live.consensus).toMatchObject({ status: 'up', at: startedAt, slowThresholdMs: 2_000 });
     expect(live.regions.map((r) => [r.region, r.probe?.statusCode, r.probe?.roundAt])).toEqual([
       ['na', 200, T0],
@@ -254,7 +254,7 @@ describe('targets that fail, each with its cause', () => {
       expect(outcome.verdict).toMatchObject({ status: 'down', cause: 'tls' });
       const rows = await db.select().from(probeResults).where(eq(probeResults.monitor_id, m.id));
       for (const r of rows) expect(r).toMatchObject({ cause: 'tls', cert_expires_at: to.getTime() });
-      const live = await getMonitorLive(db, principal, siteId, m.id);
+      const live = await getMonitorLive(db, principal, { siteId, monitorId: m.id });
       expect(live.regions.map((r) => r.probe?.tlsCertExpiresAt)).toEqual([
         to.getTime(),
         to.getTime(),
@@ -309,7 +309,7 @@ describe('consensus across regions', () => {
       expect((await monitorRow(m.id)).status).toBe('degraded');
       expect(await incidentsOf(m.id)).toEqual([]);
       expect(await outboxOf(m.id)).toEqual([]);
-      const live = await getMonitorLive(db, principal, siteId, m.id);
+      const live = await getMonitorLive(db, principal, { siteId, monitorId: m.id });
       expect(live.regions.find((r) => r.region === 'eu')?.probe).toMatchObject({
         ok: false,
         cause: 'network',
@@ -491,16 +491,18 @@ describe('metrics over rounds', () => {
       },
     ]);
     const now = T0 + 30 * 60_000;
-    const last3 = await getMonitorMetrics(db, principal, siteId, m.id, 3, now);
+    const last3 = await getMonitorMetrics(db, principal, { siteId, monitorId: m.id }, 3, now);
     expect(last3.fromMs).toBe(now - 3 * 3_600_000);
     expect(last3.events.map((e) => e.cause)).toEqual(['timeout']);
     expect(last3.uptimePct).toBeCloseTo(100 * (1 - 0.5 / 3), 10);
-    const all = await getMonitorMetrics(db, principal, siteId, m.id, 24, now);
+    const all = await getMonitorMetrics(db, principal, { siteId, monitorId: m.id }, 24, now);
     expect(all.events.map((e) => e.cause)).toEqual(['http_5xx', 'timeout']);
     // Only the 10.5 hours since the monitor was created count.
     expect(all.uptimePct).toBeCloseTo(100 * (1 - 1.5 / 10.5), 10);
     // A range that ends before the monitor existed says nothing.
-    expect((await getMonitorMetrics(db, principal, siteId, m.id, 1, at(10.5))).uptimePct).toBeNull();
+    expect(
+      (await getMonitorMetrics(db, principal, { siteId, monitorId: m.id }, 1, at(10.5))).uptimePct,
+    ).toBeNull();
     await retire(m.id);
   });
 });

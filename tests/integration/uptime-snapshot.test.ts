@@ -74,7 +74,7 @@ describe('the monitor page read', () => {
 
     for (const later of [10 * MINUTE, HOUR, 5 * HOUR]) {
       const now = downAt + later;
-      const snap = await getMonitorLive(db, principal, siteId, id, now);
+      const snap = await getMonitorLive(db, principal, { siteId, monitorId: id }, now);
       const expected = 100 * (1 - (now - downAt) / (now - created));
       expect(snap.at).toBe(now);
       expect(snap.uptime.map((w) => w.hours)).toEqual([...UPTIME_WINDOW_HOURS]);
@@ -83,20 +83,19 @@ describe('the monitor page read', () => {
         expect(w.incidents).toBe(1);
       }
       // The metrics endpoint computes the same figure at the same instant.
-      expect((await getMonitorMetrics(db, principal, siteId, id, 24, now)).uptimePct).toBeCloseTo(
-        expected,
-        9,
-      );
+      expect(
+        (await getMonitorMetrics(db, principal, { siteId, monitorId: id }, 24, now)).uptimePct,
+      ).toBeCloseTo(expected, 9);
     }
     // Five hours into an outage that began about six minutes after creation: about 2% up, not a frozen figure.
-    const late = await getMonitorLive(db, principal, siteId, id, downAt + 5 * HOUR);
+    const late = await getMonitorLive(db, principal, { siteId, monitorId: id }, downAt + 5 * HOUR);
     expect(late.uptime[0]!.uptimePct!).toBeLessThan(3);
   });
 
   it('answers the status, the open incident and the incident list from the same rows', async () => {
     const t0 = Date.UTC(2026, 10, 25, 8, 0, 0);
     const { id, downAt } = await monitorDownAfter(t0, 2);
-    const snap = await getMonitorLive(db, principal, siteId, id, downAt + MINUTE);
+    const snap = await getMonitorLive(db, principal, { siteId, monitorId: id }, downAt + MINUTE);
     expect(snap.monitor.status).toBe('down');
     expect(snap.openIncident?.down_at).toBe(downAt);
     expect(snap.incidents).toEqual([snap.openIncident]);
@@ -105,7 +104,7 @@ describe('the monitor page read', () => {
     outage.down = false;
     await nextRound(id);
     await nextRound(id);
-    const after = await getMonitorLive(db, principal, siteId, id, downAt + 10 * MINUTE);
+    const after = await getMonitorLive(db, principal, { siteId, monitorId: id }, downAt + 10 * MINUTE);
     expect(after.monitor.status).toBe('up');
     expect(after.openIncident).toBeNull();
     expect(after.incidents).toHaveLength(1);
@@ -118,7 +117,7 @@ describe('the monitor page read', () => {
     const { id, downAt } = await monitorDownAfter(t0, 3);
     // A figure whose second decimal a few milliseconds' difference in `now` would flip.
     const now = downAt + 7 * MINUTE + 12_345;
-    const snap = await getMonitorLive(db, principal, siteId, id, now);
+    const snap = await getMonitorLive(db, principal, { siteId, monitorId: id }, now);
     const shown = snap.uptime.map((w) => formatPct(w.uptimePct));
     expect(new Set(shown).size).toBe(1);
     expect(new Set(snap.uptime.map((w) => w.uptimePct)).size).toBe(1);

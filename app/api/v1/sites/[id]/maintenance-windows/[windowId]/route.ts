@@ -19,9 +19,11 @@ export const GET = apiRoute(
     errors: { 404: 'the site, or the window on it, is not found' },
   },
   ({ db, principal, params }) =>
-    getMaintenanceWindow(db, principal, params.id, params.windowId).then((maintenanceWindow) => ({
-      maintenanceWindow,
-    })),
+    getMaintenanceWindow(db, principal, { siteId: params.id, windowId: params.windowId }).then(
+      (maintenanceWindow) => ({
+        maintenanceWindow,
+      }),
+    ),
 );
 
 export const PATCH = apiRoute(
@@ -41,9 +43,11 @@ export const PATCH = apiRoute(
     },
   },
   ({ db, principal, params, body }) =>
-    updateMaintenanceWindow(db, principal, params.id, params.windowId, body).then((maintenanceWindow) => ({
-      maintenanceWindow,
-    })),
+    updateMaintenanceWindow(db, principal, { siteId: params.id, windowId: params.windowId }, body).then(
+      (maintenanceWindow) => ({
+        maintenanceWindow,
+      }),
+    ),
 );
 
 export const DELETE = apiRoute(
@@ -57,7 +61,8 @@ export const DELETE = apiRoute(
       'An upcoming window is cancelled; one under way ends at once (a monitor still failing opens its incident on its next round); a past one is forgotten and its time counts like any other.',
     errors: { 404: 'the site, or the window on it, is not found' },
   },
-  ({ db, principal, params }) => deleteMaintenanceWindow(db, principal, params.id, params.windowId),
+  ({ db, principal, params }) =>
+    deleteMaintenanceWindow(db, principal, { siteId: params.id, windowId: params.windowId }),
 );
 
 export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

@@ -20,7 +20,9 @@ export const GET = apiRoute(
     errors: { 404: 'the site, or the monitor on it, is not found' },
   },
   ({ db, principal, params }) =>
-    getMonitor(db, principal, params.id, params.monitorId).then((monitor) => ({ monitor })),
+    getMonitor(db, principal, { siteId: params.id, monitorId: params.monitorId }).then((monitor) => ({
+      monitor,
+    })),
 );
 
 export const PATCH = apiRoute(
@@ -36,7 +38,9 @@ export const PATCH = apiRoute(
     errors: { 404: 'the site, or the monitor on it, is not found' },
   },
   ({ db, principal, params, body }) =>
-    updateMonitor(db, principal, params.id, params.monitorId, body).then((monitor) => ({ monitor })),
+    updateMonitor(db, principal, { siteId: params.id, monitorId: params.monitorId }, body).then(
+      (monitor) => ({ monitor }),
+    ),
 );
 
 export const DELETE = apiRoute(
@@ -49,7 +53,8 @@ export const DELETE = apiRoute(
     description: 'Its slot in the allowance is free at once.',
     errors: { 404: 'the site, or the monitor on it, is not found' },
   },
-  ({ db, principal, params }) => deleteMonitor(db, principal, params.id, params.monitorId),
+  ({ db, principal, params }) =>
+    deleteMonitor(db, principal, { siteId: params.id, monitorId: params.monitorId }),
 );
 
 export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

@@ -14,7 +14,8 @@ export const GET = apiRoute(
       "Each region's latest probe with its phase timings (DNS, connect, TLS, first byte) and certificate expiry, the latest round's consensus (failing and slow regions, cause), the incident in progress, and whether the monitor is probed (paused by itself or by the site's Uptime app).",
     errors: { 404: 'the site, or the monitor on it, is not found' },
   },
-  ({ db, principal, params }) => getMonitorLive(db, principal, params.id, params.monitorId),
+  ({ db, principal, params }) =>
+    getMonitorLive(db, principal, { siteId: params.id, monitorId: params.monitorId }),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

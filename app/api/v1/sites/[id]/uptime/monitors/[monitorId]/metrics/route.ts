@@ -16,7 +16,7 @@ export const GET = apiRoute(
     errors: { 404: 'the site, or the monitor on it, is not found' },
   },
   ({ db, principal, params, query }) =>
-    getMonitorMetrics(db, principal, params.id, params.monitorId, query.hours),
+    getMonitorMetrics(db, principal, { siteId: params.id, monitorId: params.monitorId }, query.hours),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

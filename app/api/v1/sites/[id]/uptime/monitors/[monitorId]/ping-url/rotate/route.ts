@@ -18,7 +18,9 @@ export const POST = apiRoute(
     },
   },
   ({ db, principal, params }) =>
-    rotatePingUrl(db, principal, params.id, params.monitorId).then((monitor) => ({ monitor })),
+    rotatePingUrl(db, principal, { siteId: params.id, monitorId: params.monitorId }).then((monitor) => ({
+      monitor,
+    })),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -7,7 +7,7 @@ import {
   uptimeMonitors,
 } from '@/lib/db/schema';
 import { windowsAhead } from '@/lib/uptime/maintenance';
-import { clockLabel, dayLabel, durationLabel, escapeXml as e, rfc3339 } from './markup';
+import { clockLabel, dayLabel, durationLabel, escapeXml as e, rfc3339, timeTag } from './markup';
 import type { PublicMonitor, PublicStatus } from './public';
 
 /*
@@ -98,10 +98,7 @@ padding:.75rem 1.25rem;margin-bottom:.75rem}
 `;
 
 function span(w: PublicMaintenance): string {
-  const from = `${dayLabel(w.startsAt)}, ${clockLabel(w.startsAt)}`;
-  const sameDay = dayLabel(w.startsAt) === dayLabel(w.endsAt);
-  const to = sameDay ? clockLabel(w.endsAt) : `${dayLabel(w.endsAt)}, ${clockLabel(w.endsAt)}`;
-  return `<time datetime="${rfc3339(w.startsAt)}">${e(from)}</time> to <time datetime="${rfc3339(w.endsAt)}">${e(to)}</time> (${e(durationLabel(w.endsAt - w.startsAt))})`;
+  return `${timeTag(w.startsAt)} to ${timeTag(w.endsAt, w.startsAt)} (${e(durationLabel(w.endsAt - w.startsAt))})`;
 }
 
 /** The page's Maintenance section: windows under way first, then scheduled ones; nothing when there is none. */

@@ -36,9 +36,25 @@ export function dayLabel(ms: number): string {
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
+/** `28 Nov`: a day among its neighbours, whose year is said once beside them. */
+export function dayMonthLabel(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+}
+
 /** `10:02 UTC`. */
 export function clockLabel(ms: number): string {
   return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+}
+
+/**
+ * A shown time as HTML `<time>`: `28 Nov 2026, 10:02 UTC`, or `10:02 UTC` when it falls on the UTC
+ * day of `from` (an end after its start). Its `datetime` is to the minute, as the text is.
+ */
+export function timeTag(ms: number, from?: number): string {
+  const day = dayLabel(ms);
+  const text = from !== undefined && dayLabel(from) === day ? clockLabel(ms) : `${day}, ${clockLabel(ms)}`;
+  return `<time datetime="${new Date(ms).toISOString().slice(0, 16)}Z">${escapeXml(text)}</time>`;
 }
 
 /** `3 h 12 min`, `14 min`, `under a minute`. */

@@ -118,20 +118,20 @@ test('the public page works without JavaScript: bars show their day on keyboard 
   await expect(page.getByRole('link', { name: 'Skip to incidents' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(bars.first()).toBeFocused();
-  const tip = bars.first().locator('.tip');
+  const tip = bars.first().locator('span');
   expect((await tip.boundingBox())?.width ?? 0).toBeGreaterThan(40);
   for (let i = 0; i < 89; i++) await page.keyboard.press('Tab');
   await expect(bars.last()).toBeFocused();
   await expect(bars.last()).toContainText(/uptime|Not monitored/);
-  expect((await bars.last().locator('.tip').boundingBox())?.width ?? 0).toBeGreaterThan(40);
+  expect((await bars.last().locator('span').boundingBox())?.width ?? 0).toBeGreaterThan(40);
   await snap(page, 'status-public-focus');
 
   // Hover: a day in the middle shows its figure; the others stay hidden.
   await page.mouse.move(0, 0);
   await page.keyboard.press('Escape');
   await bars.nth(45).hover();
-  expect((await bars.nth(45).locator('.tip').boundingBox())?.width ?? 0).toBeGreaterThan(40);
-  expect((await bars.nth(10).locator('.tip').boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
+  expect((await bars.nth(45).locator('span').boundingBox())?.width ?? 0).toBeGreaterThan(40);
+  expect((await bars.nth(10).locator('span').boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
   expect(await context.cookies()).toEqual([]);
   await context.close();
 });

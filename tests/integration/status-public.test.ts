@@ -141,11 +141,28 @@ describe('what a page publishes', () => {
     expect(text).toContain('Live &amp; honest');
     expect(text).toContain('All systems operational');
     expect(text).toContain('Checkout API');
-    expect(text.match(/<li class="day /g)).toHaveLength(90);
+    // 90 focusable days, each its one text (date, figure, incidents) and at most one class.
+    const bars =
+      /<ol class="bars" aria-label="Checkout API: daily uptime, last 90 days, (\d+ \w+ \d{4}) to (\d+ \w+ \d{4}), oldest first">(.*?)<\/ol>/s.exec(
+        text,
+      );
+    expect(bars).not.toBeNull();
+    const days = bars![3]!.match(/<li( class="(minor|major|none)")? tabindex="0"><span>[^<]+<\/span><\/li>/g);
+    expect(days).toHaveLength(90);
+    expect(bars![3]!.replace(/<li[^>]*><span>[^<]+<\/span><\/li>/g, '')).toBe('');
     expect(text.match(/tabindex="0"/g)).toHaveLength(90);
-    // The day of the incident: 30 minutes of 24 hours down.
-    expect(text).toContain('97.91% uptime');
-    expect(text).toContain('1 incident, 30 min down');
+    // The first day is the label's first, today its last; a day without downtime says only that.
+    const today = new Date();
+    expect(bars![2]).toBe(
+      `${today.getUTCDate()} ${today.toUTCString().slice(8, 11)} ${today.getUTCFullYear()}`,
+    );
+    expect(days![89]).toMatch(
+      new RegExp(`<span>${today.getUTCDate()} ${today.toUTCString().slice(8, 11)}\n100% uptime</span>`),
+    );
+    // The day of the incident (under 99 %: major): 30 minutes of 24 hours down, when and why.
+    expect(text).toMatch(
+      /<li class="major" tabindex="0"><span>\d+ \w+\n97\.91% uptime\n1 incident, 30 min down\n\d\d:\d\d UTC: timed out<\/span><\/li>/,
+    );
     expect(text).toContain('Checkout API: timed out');
     expect(text).not.toMatch(/<script/i);
   });

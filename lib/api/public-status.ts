@@ -80,6 +80,22 @@ type Encoded = Uint8Array<ArrayBuffer>;
 const pages = new StatusPageCache<Encoded>();
 const utf8 = new TextEncoder();
 
+/**
+ * The kept bytes as a response body, not copied: undici copies a Uint8Array body on every Response
+ * (its extractBody slices the buffer), which with the page's size was the largest part of a
+ * request's CPU; a stream's chunk is handed on as it is. Every response shares the one chunk, which
+ * nothing downstream writes to (Next pipes it to the socket, its compression reads it). Next sends
+ * a handler's body as a stream in any case (it drops Content-Length, send-response.js).
+ */
+function streamOf(bytes: Encoded): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
 const visitors = new LocalCounter({ flushEveryMs: 1_000, maxSubjects: 10_000 });
 
 const NOT_FOUND_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>No status page here</title></head><body><main><h1>No status page here</h1><p>This address does not hold a status page.</p></main></body></html>`;
@@ -133,7 +149,7 @@ export async function servePublicStatus(req: Request, slug: string, rendition: R
     });
     // Unpublished or deleted between the two reads: as unknown.
     if (body === undefined) return withRateLimitHeaders(notFound(rendition), limits);
-    return new Response(body, { status: 200, headers });
+    return new Response(streamOf(body), { status: 200, headers });
   } catch (error) {
     return withRateLimitHeaders(errorResponse(error, crypto.randomUUID().slice(0, 8)), limits);
   }

@@ -1,4 +1,5 @@
 import createClient, { type ParamsOption, type RequestBodyOption } from 'openapi-fetch';
+import { DELETE, GET, PATCH, POST, PUT } from '@/app/api/v1/[[...unknown]]/route';
 import { ROUTES } from '@/app/api/v1/routes';
 import type { HttpMethod } from '@/lib/api/methods';
 import { BASE } from '../auth';
@@ -20,7 +21,19 @@ const ROUTE_TABLE = ROUTES.map((route) => {
   return { route, names, pattern: new RegExp(`^${source}$`) };
 });
 
-/** A fetch that answers from the /v1 route handlers, as the server would (paths under /v1 or /api/v1). */
+/** The catch-all route (app/api/v1/[[...unknown]]), which answers every path no route has. */
+const NO_SUCH_ENDPOINT: Record<HttpMethod, (req: Request) => Promise<Response>> = {
+  GET,
+  POST,
+  PUT,
+  PATCH,
+  DELETE,
+};
+
+/**
+ * A fetch that answers from the /v1 route handlers, as the server would (paths under /v1 or /api/v1);
+ * a path no route has goes to the catch-all route, as Next hands it on.
+ */
 export async function routeFetch(request: Request): Promise<Response> {
   const pathname = new URL(request.url).pathname.replace(/^\/api(?=\/v1\/)/, '');
   for (const { route, names, pattern } of ROUTE_TABLE) {
@@ -31,6 +44,8 @@ export async function routeFetch(request: Request): Promise<Response> {
     const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
     return handler(request, { params: Promise.resolve(params) });
   }
+  const unknown = NO_SUCH_ENDPOINT[request.method as HttpMethod];
+  if (unknown) return unknown(request);
   return Response.json({ error: `no such endpoint: ${request.method} ${pathname}` }, { status: 404 });
 }
 
@@ -94,15 +109,18 @@ export type RoutesClient<Answer = CallResult> = {
  * by openapi-fetch from the typed path, parameters and body, under /api/v1 as the proxy hands it
  * on, dispatched through ROUTES to the handler, and answered as `call` answers
  * (`{ status, body, headers }`), so the tests' assertions read the same on either; with
- * `{ headers: false }`, `{ status, body }` only.
+ * `{ headers: false }`, `{ status, body }` only; with `{ response: true }`, the handler's Response
+ * itself, unread (for answers that are not JSON, such as a PDF's bytes).
  */
 export function v1(credential?: Credential): RoutesClient;
 export function v1(credential: Credential, options: { headers: false }): RoutesClient<StatusAndBody>;
+export function v1(credential: Credential, options: { response: true }): RoutesClient<Response>;
 export function v1(
   credential: Credential = {},
-  options: { headers?: false } = {},
-): RoutesClient | RoutesClient<StatusAndBody> {
-  const read = async (res: Response): Promise<CallResult | StatusAndBody> => {
+  options: { headers?: false; response?: true } = {},
+): RoutesClient | RoutesClient<StatusAndBody> | RoutesClient<Response> {
+  const read = async (res: Response): Promise<CallResult | StatusAndBody | Response> => {
+    if (options.response) return res;
     const { status, body, headers } = await readAnswer(res);
     return options.headers === false ? { status, body } : { status, body, headers };
   };

@@ -1,8 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as windowRoute from '@/app/api/v1/sites/[id]/maintenance-windows/[windowId]/route';
-import * as windowsRoute from '@/app/api/v1/sites/[id]/maintenance-windows/route';
-import * as monitorRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/route';
-import * as statusPagesRoute from '@/app/api/v1/status-pages/route';
 import * as feedRoute from '@/app/status/[slug]/feed.atom/route';
 import * as pageRoute from '@/app/status/[slug]/route';
 import * as summaryRoute from '@/app/status/[slug]/summary.json/route';
@@ -11,9 +7,10 @@ import { closeDispatchers } from '@/lib/net';
 import { deliverDue, dispatchEvents } from '@/lib/notify/deliver';
 import { FINGERPRINT_FRESH_MS } from '@/lib/statuspages/cache';
 import { uptimeOverRange } from '@/lib/uptime/metrics';
+import { type Query, type RequestBody, v1 } from '../support/api-client';
 import { BASE } from '../support/auth';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 import { type Receiver, startSlack } from '../support/notify-receivers';
 import * as uptime from '../support/uptime';
@@ -45,19 +42,37 @@ afterAll(async () => {
   await teardown();
 });
 
-const windowsPath = (siteId: string) => `/api/v1/sites/${siteId}/maintenance-windows`;
+const windowsPath = (siteId: string) => `/v1/sites/${siteId}/maintenance-windows`;
 
-function createWindow(siteId: string, body: unknown, token = owner.token) {
-  return call(windowsRoute.POST, { path: windowsPath(siteId), token, params: { id: siteId }, body });
+function createWindow(
+  siteId: string,
+  body: RequestBody<'/v1/sites/{id}/maintenance-windows', 'post'>,
+  token = owner.token,
+) {
+  return v1({ token }).POST('/v1/sites/{id}/maintenance-windows', { params: { path: { id: siteId } }, body });
 }
 
-function listWindows(siteId: string, query = '') {
-  return call(windowsRoute.GET, {
-    path: `${windowsPath(siteId)}${query}`,
-    token: owner.token,
-    params: { id: siteId },
+/** Bodies the document refuses, sent as they are: the route's own validation is what the test checks. */
+function createWindowUnchecked(siteId: string, body: unknown) {
+  return v1({ token: owner.token }).raw({ method: 'POST', path: windowsPath(siteId), body });
+}
+
+function listWindows(siteId: string, query: Query<'/v1/sites/{id}/maintenance-windows', 'get'> = {}) {
+  return v1({ token: owner.token }).GET('/v1/sites/{id}/maintenance-windows', {
+    params: { path: { id: siteId }, query },
   });
 }
+
+const windowOf = (siteId: string, windowId: string, token = owner.token) => {
+  const api = v1({ token });
+  const path = '/v1/sites/{id}/maintenance-windows/{windowId}' as const;
+  const params = { path: { id: siteId, windowId } };
+  return {
+    get: () => api.GET(path, { params }),
+    patch: (body: RequestBody<typeof path, 'patch'>) => api.PATCH(path, { params, body }),
+    delete: () => api.DELETE(path, { params }),
+  };
+};
 
 describe('the maintenance windows API', () => {
   let siteId: string;
@@ -111,7 +126,7 @@ describe('the maintenance windows API', () => {
   it('refuses bad times, titles and monitors with an error naming the field', async () => {
     const now = Date.now();
     const refused = async (body: Record<string, unknown>, status: number, error: RegExp) => {
-      const res = await createWindow(siteId, {
+      const res = await createWindowUnchecked(siteId, {
         title: 'Work',
         startsAt: now + MINUTE,
         endsAt: now + 2 * MINUTE,
@@ -153,61 +168,45 @@ describe('the maintenance windows API', () => {
       });
       expect(res.status).toBe(201);
     }
-    const upcoming = await listWindows(siteId, '?state=upcoming&limit=2');
+    const upcoming = await listWindows(siteId, { state: 'upcoming', limit: 2 });
     expect(upcoming.status).toBe(200);
     expect(upcoming.body.maintenanceWindows.map((w: { title: string }) => w.title)).toEqual([
       'Database upgrade',
       'In 3 h',
     ]);
-    const rest = await listWindows(siteId, `?state=upcoming&limit=2&cursor=${upcoming.body.nextCursor}`);
+    const rest = await listWindows(siteId, { state: 'upcoming', limit: 2, cursor: upcoming.body.nextCursor });
     expect(rest.body.maintenanceWindows.map((w: { title: string }) => w.title)).toEqual(['In 4 h', 'In 5 h']);
     expect(rest.body.nextCursor).toBeNull();
-    const active = await listWindows(siteId, '?state=active');
+    const active = await listWindows(siteId, { state: 'active' });
     expect(active.body.maintenanceWindows.map((w: { title: string }) => w.title)).toEqual(['CDN switch']);
-    expect((await listWindows(siteId, '?state=past')).body.maintenanceWindows).toEqual([]);
+    expect((await listWindows(siteId, { state: 'past' })).body.maintenanceWindows).toEqual([]);
     const everything = await listWindows(siteId);
     expect(everything.body.maintenanceWindows).toHaveLength(5);
-    expect((await listWindows(siteId, '?state=soon')).status).toBe(422);
-    expect((await listWindows(siteId, '?cursor=nonsense')).status).toBe(422);
+    // A state the document does not have, sent as it is.
+    expect((await v1({ token: owner.token }).raw({ path: `${windowsPath(siteId)}?state=soon` })).status).toBe(
+      422,
+    );
+    expect((await listWindows(siteId, { cursor: 'nonsense' })).status).toBe(422);
   });
 
   it('edits a window, keeps the start of one under way, and deletes', async () => {
-    const active = (await listWindows(siteId, '?state=active')).body.maintenanceWindows[0];
-    const path = `${windowsPath(siteId)}/${active.id}`;
-    const params = { id: siteId, windowId: active.id };
-    const moved = await call(windowRoute.PATCH, {
-      method: 'PATCH',
-      path,
-      token: owner.token,
-      params,
-      body: { startsAt: Date.now() + 60 * MINUTE },
-    });
+    const active = (await listWindows(siteId, { state: 'active' })).body.maintenanceWindows[0];
+    const window = windowOf(siteId, active.id);
+    const moved = await window.patch({ startsAt: Date.now() + 60 * MINUTE });
     expect(moved.status).toBe(422);
     expect(moved.body.error).toMatch(/^startsAt: cannot change once the window has begun/);
-    const ended = await call(windowRoute.PATCH, {
-      method: 'PATCH',
-      path,
-      token: owner.token,
-      params,
-      body: { endsAt: Date.now(), title: 'CDN switch (done)', monitorIds: null },
-    });
+    const ended = await window.patch({ endsAt: Date.now(), title: 'CDN switch (done)', monitorIds: null });
     expect(ended.status, JSON.stringify(ended.body)).toBe(200);
     expect(ended.body.maintenanceWindow).toMatchObject({ title: 'CDN switch (done)', allMonitors: true });
     // Over: history, which can be deleted but not changed.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const got = await call(windowRoute.GET, { path, token: owner.token, params });
+    const got = await window.get();
     expect(got.body.maintenanceWindow.state).toBe('past');
-    const late = await call(windowRoute.PATCH, {
-      method: 'PATCH',
-      path,
-      token: owner.token,
-      params,
-      body: { title: 'again' },
-    });
+    const late = await window.patch({ title: 'again' });
     expect(late.status).toBe(409);
-    const deleted = await call(windowRoute.DELETE, { method: 'DELETE', path, token: owner.token, params });
+    const deleted = await window.delete();
     expect(deleted.body).toEqual({ deleted: true });
-    expect((await call(windowRoute.GET, { path, token: owner.token, params })).status).toBe(404);
+    expect((await window.get()).status).toBe(404);
   });
 
   it('drops a deleted monitor from the windows listing it', async () => {
@@ -217,19 +216,12 @@ describe('the maintenance windows API', () => {
       endsAt: Date.now() + 90 * MINUTE,
       monitorIds: [monitorId],
     });
-    const gone = await call(monitorRoute.DELETE, {
-      method: 'DELETE',
-      path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}`,
-      token: owner.token,
-      params: { id: siteId, monitorId },
+    const gone = await v1({ token: owner.token }).DELETE('/v1/sites/{id}/uptime/monitors/{monitorId}', {
+      params: { path: { id: siteId, monitorId } },
     });
     expect(gone.status).toBe(200);
     const id = listed.body.maintenanceWindow.id;
-    const after = await call(windowRoute.GET, {
-      path: `${windowsPath(siteId)}/${id}`,
-      token: owner.token,
-      params: { id: siteId, windowId: id },
-    });
+    const after = await windowOf(siteId, id).get();
     expect(after.body.maintenanceWindow.monitorIds).toEqual([]);
   });
 });
@@ -371,9 +363,7 @@ describe('a status page listing covered monitors', () => {
       url: target.url('/b'),
       name: 'Internal admin',
     });
-    const published = await call(statusPagesRoute.POST, {
-      path: '/api/v1/status-pages',
-      token: publisher.token,
+    const published = await v1({ token: publisher.token }).POST('/v1/status-pages', {
       body: { slug: 'maintenance-page', title: 'Shop status', monitorIds: [shown] },
     });
     expect(published.status, JSON.stringify(published.body)).toBe(201);
@@ -381,7 +371,8 @@ describe('a status page listing covered monitors', () => {
     expect(before.text).not.toContain('Maintenance');
 
     const now = Date.now();
-    const schedule = (body: unknown) => createWindow(siteId, body, publisher.token);
+    const schedule = (body: RequestBody<'/v1/sites/{id}/maintenance-windows', 'post'>) =>
+      createWindow(siteId, body, publisher.token);
     const upcoming = await schedule({
       title: 'Payment provider switch',
       startsAt: now + 26 * 60 * MINUTE,
@@ -435,12 +426,7 @@ describe('a status page listing covered monitors', () => {
 
     // Deleted: gone from the page at once.
     const id = active.body.maintenanceWindow.id as string;
-    await call(windowRoute.DELETE, {
-      method: 'DELETE',
-      path: `${windowsPath(siteId)}/${id}`,
-      token: publisher.token,
-      params: { id: siteId, windowId: id },
-    });
+    await windowOf(siteId, id, publisher.token).delete();
     await pastFreshness();
     const after = JSON.parse((await fetchPublic(summaryRoute, 'maintenance-page', '/summary.json')).text);
     expect(after.maintenance.map((w: { title: string }) => w.title)).toEqual(['Payment provider switch']);

@@ -1,13 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as monitorRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/route';
 import type { Db } from '@/lib/db/client';
 import { closeDispatchers } from '@/lib/net';
 import { probeOnce } from '@/lib/uptime/probe';
 import { embeddedProbers } from '@/lib/uptime/regions';
 import type { ProbeTarget } from '@/lib/uptime/types';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 import { incidentsOf, monitorRow, nextRound, outboxOf, siteWithMonitorByApi } from '../support/uptime';
 
@@ -147,11 +147,8 @@ describe('through the API and a round', () => {
       expectedStatuses: ['200-299'],
       keyword: 'Welcome',
     });
-    const read = await call(monitorRoute.GET, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}`,
-      token: owner.token,
-      params: { id: siteId, monitorId },
-    });
+    const monitor = { params: { path: { id: siteId, monitorId } } };
+    const read = await v1({ token: owner.token }).GET('/v1/sites/{id}/uptime/monitors/{monitorId}', monitor);
     expect(read.body.monitor).toMatchObject({
       kind: 'http',
       expected_statuses: ['200-299'],
@@ -163,11 +160,8 @@ describe('through the API and a round', () => {
     expect((await nextRound(db, probers, monitorId)).outcome.verdict).toMatchObject({ status: 'up' });
 
     // The page changes its words: every region reads the body and misses the keyword.
-    const edited = await call(monitorRoute.PATCH, {
-      method: 'PATCH',
-      path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}`,
-      token: owner.token,
-      params: { id: siteId, monitorId },
+    const edited = await v1({ token: owner.token }).PATCH('/v1/sites/{id}/uptime/monitors/{monitorId}', {
+      ...monitor,
       body: { keyword: 'Goodbye' },
     });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
@@ -183,11 +177,8 @@ describe('through the API and a round', () => {
     expect((await monitorRow(db, monitorId)).status).toBe('down');
 
     // Invalid expectations are refused naming the field.
-    const refused = await call(monitorRoute.PATCH, {
-      method: 'PATCH',
-      path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}`,
-      token: owner.token,
-      params: { id: siteId, monitorId },
+    const refused = await v1({ token: owner.token }).PATCH('/v1/sites/{id}/uptime/monitors/{monitorId}', {
+      ...monitor,
       body: { expectedStatuses: ['299-200'] },
     });
     expect(refused.status).toBe(422);

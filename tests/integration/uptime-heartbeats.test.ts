@@ -1,10 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as billingRoute from '@/app/api/v1/billing/route';
-import * as notificationsRoute from '@/app/api/v1/notifications/route';
-import * as rotateRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/ping-url/rotate/route';
-import * as monitorRoute from '@/app/api/v1/sites/[id]/uptime/monitors/[monitorId]/route';
-import * as monitorsRoute from '@/app/api/v1/sites/[id]/uptime/monitors/route';
 import * as pingRoute from '@/app/ping/[token]/route';
 import type { Db } from '@/lib/db/client';
 import { mailMessages, notificationOutbox, uptimeMonitors } from '@/lib/db/schema';
@@ -12,8 +7,9 @@ import { closeDispatchers } from '@/lib/net';
 import { deliverDue, dispatchEvents } from '@/lib/notify/deliver';
 import { checkHeartbeats, recordPing } from '@/lib/uptime/heartbeats';
 import { PINGS_PER_MINUTE } from '@/lib/uptime/limits';
+import { type RequestBody, v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
-import { call, signInOwner } from '../support/http';
+import { signInOwner } from '../support/http';
 import { type Receiver, startSlack } from '../support/notify-receivers';
 import { incidentsOf, monitorByApi, monitorRow, outboxOf, siteWithMonitorByApi } from '../support/uptime';
 
@@ -37,12 +33,7 @@ beforeAll(async () => {
   slack = await startSlack();
   owner = await signInOwner(db, 'owner@heartbeats.test');
   // Overage on: every case has a site of its own, past the included count.
-  const overage = await call(billingRoute.PATCH, {
-    method: 'PATCH',
-    path: '/api/v1/billing',
-    token: owner.token,
-    body: { overageEnabled: true },
-  });
+  const overage = await v1({ token: owner.token }).PATCH('/v1/billing', { body: { overageEnabled: true } });
   expect(overage.status).toBe(200);
 });
 
@@ -52,7 +43,12 @@ afterAll(async () => {
   await teardown();
 });
 
-const HEARTBEAT = { kind: 'heartbeat', name: 'Nightly backup', periodSeconds: 300, graceSeconds: 120 };
+const HEARTBEAT = {
+  kind: 'heartbeat',
+  name: 'Nightly backup',
+  periodSeconds: 300,
+  graceSeconds: 120,
+} satisfies RequestBody<'/v1/sites/{id}/uptime/monitors', 'post'>;
 const PING_URL = /^http:\/\/localhost:\d+\/ping\/(hb_[A-Za-z0-9_-]{43})$/;
 
 type PingResult = { status: number; text: string; headers: Headers };
@@ -65,10 +61,23 @@ async function ping(token: string, method: 'GET' | 'POST' = 'GET', headers: Reco
 }
 
 const getMonitor = (siteId: string, monitorId: string) =>
-  call(monitorRoute.GET, {
-    path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}`,
-    token: owner.token,
-    params: { id: siteId, monitorId },
+  v1({ token: owner.token }).GET('/v1/sites/{id}/uptime/monitors/{monitorId}', {
+    params: { path: { id: siteId, monitorId } },
+  });
+
+const patchMonitor = (
+  siteId: string,
+  monitorId: string,
+  body: RequestBody<'/v1/sites/{id}/uptime/monitors/{monitorId}', 'patch'>,
+) =>
+  v1({ token: owner.token }).PATCH('/v1/sites/{id}/uptime/monitors/{monitorId}', {
+    params: { path: { id: siteId, monitorId } },
+    body,
+  });
+
+const rotate = (siteId: string, monitorId: string) =>
+  v1({ token: owner.token }).POST('/v1/sites/{id}/uptime/monitors/{monitorId}/ping-url/rotate', {
+    params: { path: { id: siteId, monitorId } },
   });
 
 /** A heartbeat monitor made through the API: its ids and the token of the ping URL shown at creation. */
@@ -76,11 +85,7 @@ async function heartbeat(host: string, body: Record<string, unknown> = HEARTBEAT
   const { siteId, monitorId } = await siteWithMonitorByApi(owner.token, host, body);
   const created = await getMonitor(siteId, monitorId);
   // The creation's answer is gone by now; the token is read again from a rotation's answer.
-  const rotated = await call(rotateRoute.POST, {
-    path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}/ping-url/rotate`,
-    token: owner.token,
-    params: { id: siteId, monitorId },
-  });
+  const rotated = await rotate(siteId, monitorId);
   expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
   const token = PING_URL.exec(rotated.body.monitor.ping_url)?.[1];
   expect(token, rotated.body.monitor.ping_url).toBeDefined();
@@ -92,10 +97,8 @@ describe('a heartbeat monitor', () => {
     const { siteId } = await siteWithMonitorByApi(owner.token, 'shown-once.heartbeats.test', {
       url: 'https://shown-once.heartbeats.test/',
     });
-    const created = await call(monitorsRoute.POST, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors`,
-      token: owner.token,
-      params: { id: siteId },
+    const created = await v1({ token: owner.token }).POST('/v1/sites/{id}/uptime/monitors', {
+      params: { path: { id: siteId } },
       body: HEARTBEAT,
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -117,10 +120,8 @@ describe('a heartbeat monitor', () => {
       `${monitor.ping_url.slice(0, monitor.ping_url.indexOf('/ping/') + 13)}…`,
     );
     expect(read.body.monitor.ping_url).not.toContain(token);
-    const listed = await call(monitorsRoute.GET, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors`,
-      token: owner.token,
-      params: { id: siteId },
+    const listed = await v1({ token: owner.token }).GET('/v1/sites/{id}/uptime/monitors', {
+      params: { path: { id: siteId } },
     });
     expect(JSON.stringify(listed.body)).not.toContain(token);
 
@@ -135,13 +136,9 @@ describe('a heartbeat monitor', () => {
 
   it('refuses what does not fit its kind, naming the field', async () => {
     const { siteId, monitorId } = await heartbeat('kinds.heartbeats.test');
+    // Bodies the document refuses, sent as they are: the route's own validation is what the test checks.
     const create = (body: Record<string, unknown>) =>
-      call(monitorsRoute.POST, {
-        path: `/api/v1/sites/${siteId}/uptime/monitors`,
-        token: owner.token,
-        params: { id: siteId },
-        body,
-      });
+      v1({ token: owner.token }).raw({ method: 'POST', path: `/v1/sites/${siteId}/uptime/monitors`, body });
     expect((await create({ kind: 'heartbeat' })).body.error).toMatch(/^periodSeconds: is required/);
     expect((await create({ ...HEARTBEAT, url: 'https://kinds.heartbeats.test/' })).body.error).toMatch(
       /^url: a heartbeat monitor has no URL/,
@@ -152,26 +149,22 @@ describe('a heartbeat monitor', () => {
       /^periodSeconds: must be at least 60/,
     );
 
-    const patch = (body: Record<string, unknown>) =>
-      call(monitorRoute.PATCH, {
-        method: 'PATCH',
-        path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}`,
-        token: owner.token,
-        params: { id: siteId, monitorId },
-        body,
-      });
+    const patch = (body: RequestBody<'/v1/sites/{id}/uptime/monitors/{monitorId}', 'patch'>) =>
+      patchMonitor(siteId, monitorId, body);
     const withUrl = await patch({ url: 'https://kinds.heartbeats.test/' });
     expect(withUrl.status).toBe(422);
     expect(withUrl.body.error).toMatch(/^url: applies to http monitors only/);
-    expect((await patch({ kind: 'http' })).status).toBe(422);
+    const patchUnchecked = (body: unknown) =>
+      v1({ token: owner.token }).raw({
+        method: 'PATCH',
+        path: `/v1/sites/${siteId}/uptime/monitors/${monitorId}`,
+        body,
+      });
+    expect((await patchUnchecked({ kind: 'http' })).status).toBe(422);
     expect((await patch({ graceSeconds: 600 })).body.monitor.grace_seconds).toBe(600);
 
     const httpId = await monitorByApi(owner.token, siteId, { url: 'https://kinds.heartbeats.test/' });
-    const rotateHttp = await call(rotateRoute.POST, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors/${httpId}/ping-url/rotate`,
-      token: owner.token,
-      params: { id: siteId, monitorId: httpId },
-    });
+    const rotateHttp = await rotate(siteId, httpId);
     expect(rotateHttp.status).toBe(422);
     expect(rotateHttp.body.error).toMatch(/^kind: /);
   });
@@ -201,11 +194,7 @@ describe('a heartbeat monitor', () => {
 
   it('rotation refuses the old ping URL at once and accepts the new one', async () => {
     const { siteId, monitorId, token } = await heartbeat('rotate.heartbeats.test');
-    const rotated = await call(rotateRoute.POST, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}/ping-url/rotate`,
-      token: owner.token,
-      params: { id: siteId, monitorId },
-    });
+    const rotated = await rotate(siteId, monitorId);
     const fresh = PING_URL.exec(rotated.body.monitor.ping_url)![1]!;
     expect(fresh).not.toBe(token);
     expect((await ping(token)).status).toBe(404);
@@ -240,10 +229,7 @@ describe('a heartbeat monitor', () => {
   });
 
   it('that stops opens exactly one incident, alerts once, and the next ping recovers it once', async () => {
-    const saved = await call(notificationsRoute.PATCH, {
-      method: 'PATCH',
-      path: '/api/v1/notifications',
-      token: owner.token,
+    const saved = await v1({ token: owner.token }).PATCH('/v1/notifications', {
       // The owner receives uptime alerts by mail from the start; the Slack stand-in on top.
       body: { uptimeWebhooks: [{ kind: 'slack', url: slack.url }] },
     });
@@ -331,14 +317,8 @@ describe('a heartbeat monitor', () => {
   it('paused, is watched by nobody: no incident, and resumed it has a whole period again', async () => {
     const { siteId, monitorId, token } = await heartbeat('paused.heartbeats.test');
     expect((await ping(token)).status).toBe(200);
-    const patch = (body: Record<string, unknown>) =>
-      call(monitorRoute.PATCH, {
-        method: 'PATCH',
-        path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}`,
-        token: owner.token,
-        params: { id: siteId, monitorId },
-        body,
-      });
+    const patch = (body: RequestBody<'/v1/sites/{id}/uptime/monitors/{monitorId}', 'patch'>) =>
+      patchMonitor(siteId, monitorId, body);
     expect((await patch({ enabled: false })).body.monitor.status).toBe('unknown');
     const row = await monitorRow(db, monitorId);
     expect(row.next_probe_at).toBeNull();
@@ -360,11 +340,8 @@ describe('a heartbeat monitor', () => {
 
   it('the ping route changes nothing for a token of a deleted monitor', async () => {
     const { siteId, monitorId, token } = await heartbeat('deleted.heartbeats.test');
-    const deleted = await call(monitorRoute.DELETE, {
-      method: 'DELETE',
-      path: `/api/v1/sites/${siteId}/uptime/monitors/${monitorId}`,
-      token: owner.token,
-      params: { id: siteId, monitorId },
+    const deleted = await v1({ token: owner.token }).DELETE('/v1/sites/{id}/uptime/monitors/{monitorId}', {
+      params: { path: { id: siteId, monitorId } },
     });
     expect(deleted.status).toBe(200);
     expect((await ping(token)).status).toBe(404);

@@ -1,7 +1,6 @@
 import { InngestTestEngine } from '@inngest/test';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import * as unknownRoute from '@/app/api/v1/[[...unknown]]/route';
 import { rateLimitPruneFunction } from '@/jobs/functions/ratelimit';
 import { HELD_PER_SUBJECT, HOLD_MS } from '@/lib/api/refusals';
 import { hashKeySecret } from '@/lib/auth/key-secret';
@@ -15,7 +14,7 @@ import { pruneRateLimits } from '@/lib/ratelimit/prune';
 import { type RequestBody, v1 } from '../support/api-client';
 import { authPost } from '../support/auth';
 import { useTestDatabase } from '../support/db';
-import { addMember, type CallResult, call, insertApiKey, signInOwner } from '../support/http';
+import { addMember, type CallResult, insertApiKey, signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 import { confirmOutsideAddresses } from '../support/mail-consent';
 
@@ -120,9 +119,9 @@ describe('the RateLimit fields', () => {
     expect(bad.headers.get('ratelimit-policy')).toBe('"address";q=1000;w=60');
     expect(fields(bad.headers.get('ratelimit')).address?.r).toBe(999);
 
-    // A path the document does not have: the catch-all route's own answer, called by hand.
-    const unknown = await call(unknownRoute.GET, {
-      path: '/api/v1/nothing-here',
+    // A path the document does not have: the catch-all route's own answer.
+    const unknown = await v1().raw({
+      path: '/v1/nothing-here',
       headers: { 'x-forwarded-for': '203.0.113.11' },
     });
     expect(unknown.status).toBe(404);
@@ -310,10 +309,7 @@ describe('a client that asks again before its Retry-After', () => {
     expect(again.headers.get('ratelimit-policy')).toBe('"address";q=1;w=60');
     expect(await hitsOf(`address:${from}`)).toBe(counted);
     // An unknown endpoint from that address: the same.
-    const unknown = await call(unknownRoute.GET, {
-      path: '/api/v1/nothing-here',
-      headers: { 'x-forwarded-for': from },
-    });
+    const unknown = await v1().raw({ path: '/v1/nothing-here', headers: { 'x-forwarded-for': from } });
     expect(unknown.status).toBe(429);
     expect(await hitsOf(`address:${from}`)).toBe(counted);
     expect(

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import * as monthlyRoute from '@/app/api/v1/sites/[id]/reports/monthly/route';
 import { BrowserHolder } from '@/lib/a11y/engine/browser';
 import { storePageScans } from '@/lib/a11y/engine/store';
 import { billingPeriod, periodBounds } from '@/lib/billing/period';
@@ -29,7 +28,7 @@ import { lastCompleteMonth, monthlyReport, reportMonth } from '@/lib/reports/mon
 import { renderReportPdf } from '@/lib/reports/pdf';
 import { PRINT_WAIT_MS } from '@/lib/reports/queue';
 import { queueMonthlyReports, reportAttachments } from '@/lib/reports/schedule';
-import { v1 } from '../support/api-client';
+import { type Query, v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
 import { insertApiKey, signInOwner } from '../support/http';
@@ -384,16 +383,16 @@ describe('PDF', () => {
 });
 
 describe('GET /v1/sites/{id}/reports/monthly', () => {
-  const download = (id: string, query: string, auth: { token?: string; apiKey?: string }) =>
-    monthlyRoute.GET(
-      new Request(`http://localhost:3000/api/v1/sites/${id}/reports/monthly${query}`, {
-        headers: auth.token ? { authorization: `Bearer ${auth.token}` } : { 'x-api-key': auth.apiKey! },
-      }),
-      { params: Promise.resolve({ id }) },
-    );
+  // The PDF's bytes: the handler's Response itself, unread.
+  const download = (
+    id: string,
+    query: Query<'/v1/sites/{id}/reports/monthly', 'get'>,
+    auth: { token?: string; apiKey?: string },
+  ) =>
+    v1(auth, { response: true }).GET('/v1/sites/{id}/reports/monthly', { params: { path: { id }, query } });
 
   it('answers the PDF as an attachment named after the site and month', async () => {
-    const res = await download(full.id, `?month=${PERIOD}`, { token: owner.token });
+    const res = await download(full.id, { month: PERIOD }, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="report.example-2026-10.pdf"');
@@ -405,7 +404,7 @@ describe('GET /v1/sites/{id}/reports/monthly', () => {
 
   it('defaults to the last complete month, for an API key too', async () => {
     const apiKey = await insertApiKey(db, owner.tenantId);
-    const res = await download(partial.id, '', { apiKey });
+    const res = await download(partial.id, {}, { apiKey });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe(
       `attachment; filename="links-only.example-${lastCompleteMonth()}.pdf"`,
@@ -521,12 +520,9 @@ describe('the stored print', () => {
   let site: Site;
 
   const download = async (month: string) => {
-    const res = await monthlyRoute.GET(
-      new Request(`http://localhost:3000/api/v1/sites/${site.id}/reports/monthly?month=${month}`, {
-        headers: { authorization: `Bearer ${owner.token}` },
-      }),
-      { params: Promise.resolve({ id: site.id }) },
-    );
+    const res = await v1({ token: owner.token }, { response: true }).GET('/v1/sites/{id}/reports/monthly', {
+      params: { path: { id: site.id }, query: { month } },
+    });
     return { res, bytes: Buffer.from(await res.arrayBuffer()) };
   };
   const storedRows = () => db.select().from(reportPdfs).where(eq(reportPdfs.site_id, site.id));

@@ -1136,10 +1136,8 @@ beforeAll(async () => {
   // Both sites have a monitor, so a monitor route's 200 or 404 is about the caller.
   for (const siteId of [granted, other]) {
     monitorOf[siteId] = await freshMonitor({ ...fixture, granted: siteId });
-    const heartbeat = await call(monitorsRoute.POST, {
-      path: `/api/v1/sites/${siteId}/uptime/monitors`,
-      params: { id: siteId },
-      token: ownerToken,
+    const heartbeat = await v1({ token: ownerToken }).POST('/v1/sites/{id}/uptime/monitors', {
+      params: { path: { id: siteId } },
       body: { kind: 'heartbeat', periodSeconds: 3600 },
     });
     if (heartbeat.status !== 201)
@@ -1148,10 +1146,8 @@ beforeAll(async () => {
   }
   statusPageId = await freshStatusPage();
   for (const siteId of [granted, other]) windowOf[siteId] = await freshWindow(siteId);
-  const incident = await call(pageIncidentsRoute.POST, {
-    path: `/api/v1/status-pages/${statusPageId}/incidents`,
-    params: { id: statusPageId },
-    token: ownerToken,
+  const incident = await v1({ token: ownerToken }).POST('/v1/status-pages/{id}/incidents', {
+    params: { path: { id: statusPageId } },
     body: { title: 'Matrix incident', status: 'investigating', message: 'Open for the matrix.' },
   });
   if (incident.status !== 201) throw new Error(`fixture incident: ${incident.status}`);

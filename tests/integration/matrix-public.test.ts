@@ -2,14 +2,12 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '@/app/api/v1/routes';
-import * as incidentUpdatesRoute from '@/app/api/v1/status-pages/[id]/incidents/[incidentId]/updates/route';
-import * as pageIncidentsRoute from '@/app/api/v1/status-pages/[id]/incidents/route';
-import * as statusPagesRoute from '@/app/api/v1/status-pages/route';
 import { HTTP_METHODS } from '@/lib/api/methods';
 import type { Db } from '@/lib/db/client';
 import { notificationAddresses, notificationUnsubscribes, uptimeIncidents } from '@/lib/db/schema';
 import { requestConfirmations, unsubscribeToken } from '@/lib/notify/consent';
 import { FINGERPRINT_FRESH_MS } from '@/lib/statuspages/cache';
+import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
 import { insertMonitor, insertSite } from '../support/fixtures';
 import { call, signInOwner } from '../support/http';
@@ -204,29 +202,21 @@ describe('incidents and updates through the public pages', () => {
         created_at: Date.now(),
       })
       .returning({ id: uptimeIncidents.id });
+    const api = v1({ token: ownerA.token });
     const page = async (slug: string) =>
-      (
-        await call(statusPagesRoute.POST, {
-          path: '/api/v1/status-pages',
-          token: ownerA.token,
-          body: { slug, title: slug, monitorIds: [monitor] },
-        })
-      ).body.statusPage.id as string;
+      (await api.POST('/v1/status-pages', { body: { slug, title: slug, monitorIds: [monitor] } })).body
+        .statusPage.id as string;
     const shown = await page('shown-incidents');
     const other = await page('other-incidents-page');
     const post = (pageId: string, incidentId: string, message: string) =>
-      call(incidentUpdatesRoute.POST, {
-        path: `/api/v1/status-pages/${pageId}/incidents/${incidentId}/updates`,
-        params: { id: pageId, incidentId },
-        token: ownerA.token,
+      api.POST('/v1/status-pages/{id}/incidents/{incidentId}/updates', {
+        params: { path: { id: pageId, incidentId } },
         body: { status: 'identified', message },
       });
     expect((await post(shown, incident!.id, 'said on the shown page')).status).toBe(201);
     expect((await post(other, incident!.id, 'said on the other page only')).status).toBe(201);
-    const manual = await call(pageIncidentsRoute.POST, {
-      path: `/api/v1/status-pages/${other}/incidents`,
-      params: { id: other },
-      token: ownerA.token,
+    const manual = await api.POST('/v1/status-pages/{id}/incidents', {
+      params: { path: { id: other } },
       body: { title: 'Other page manual incident', status: 'investigating', message: 'other manual message' },
     });
     expect(manual.status).toBe(201);

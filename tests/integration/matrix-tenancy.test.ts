@@ -3,8 +3,6 @@ import path from 'node:path';
 import { eq, getTableColumns, getTableName, inArray, is } from 'drizzle-orm';
 import { type PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as maintenanceWindowsRoute from '@/app/api/v1/sites/[id]/maintenance-windows/route';
-import * as pageIncidentsRoute from '@/app/api/v1/status-pages/[id]/incidents/route';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
 import { unsubscribeToken } from '@/lib/notify/consent';
@@ -435,10 +433,8 @@ beforeAll(async () => {
     body: { slug: 'tenant-a-status', title: 'A status', monitorIds: [monitor.body.monitor.id] },
   });
   expect(statusPage.status).toBe(201);
-  const window = await call(maintenanceWindowsRoute.POST, {
-    path: `/api/v1/sites/${created.body.site.id}/maintenance-windows`,
-    token: ownerA.token,
-    params: { id: created.body.site.id },
+  const window = await v1({ token: ownerA.token }).POST('/v1/sites/{id}/maintenance-windows', {
+    params: { path: { id: created.body.site.id } },
     body: {
       title: 'A at work',
       startsAt: Date.now() + 3_600_000,
@@ -457,10 +453,8 @@ beforeAll(async () => {
       created_at: Date.now() - 60_000,
     })
     .returning({ id: schema.uptimeIncidents.id });
-  const manualIncident = await call(pageIncidentsRoute.POST, {
-    path: `/api/v1/status-pages/${statusPage.body.statusPage.id}/incidents`,
-    token: ownerA.token,
-    params: { id: statusPage.body.statusPage.id },
+  const manualIncident = await v1({ token: ownerA.token }).POST('/v1/status-pages/{id}/incidents', {
+    params: { path: { id: statusPage.body.statusPage.id } },
     body: { title: 'A mail delays', status: 'identified', message: 'A knows why' },
   });
   expect(manualIncident.status).toBe(201);

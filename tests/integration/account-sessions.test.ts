@@ -8,6 +8,11 @@ import { v1 } from '../support/api-client';
 import { authGet, authPost, BASE, freshAddress, requestCode } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 
+/*
+ * The sign-ins go to better-auth's route under /api/auth by hand: it is not in the /v1 document
+ * the typed client (tests/support/api-client) is generated from; the /v1 calls use the client.
+ */
+
 let db: Db;
 let teardown: () => Promise<void>;
 

@@ -13,6 +13,13 @@ import { BASE } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 import { insertApiKey, signInOwner } from '../support/http';
 
+/*
+ * Requests made by hand, not through the typed client (tests/support/api-client): this file sends
+ * what the document forbids on purpose, to every route of ROUTES alike (bodies past the size cap and
+ * streamed, malformed JSON, undeclared methods, OPTIONS, requests through the proxy), so it builds its
+ * Requests itself.
+ */
+
 let db: Db;
 let teardown: () => Promise<void>;
 let owner: { token: string; tenantId: string };

@@ -9,6 +9,11 @@ import { invitations, mailMessages, members, users } from '@/lib/db/schema';
 import { authGet, authPost, BASE, freshAddress, requestCode, signIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 
+/*
+ * Requests made by hand, not through the typed client (tests/support/api-client): better-auth's
+ * routes under /api/auth are not in the /v1 document the client is generated from.
+ */
+
 let db: Db;
 let teardown: () => Promise<void>;
 

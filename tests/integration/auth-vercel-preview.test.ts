@@ -8,6 +8,11 @@ import { codeMailedBy, freshAddress } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 
 /*
+ * Requests made by hand, not through the typed client (tests/support/api-client): better-auth's
+ * routes under /api/auth are not in the /v1 document the client is generated from.
+ */
+
+/*
  * Signing in on a Vercel preview deployment (issue 22 item 4). A preview answers at its branch URL and
  * at its own deployment URL; with APP_URL unset the auth layer must take both as its own origin, and
  * nothing else: not another branch's preview, not the production domain.

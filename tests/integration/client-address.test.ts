@@ -8,6 +8,11 @@ import { useTestDatabase } from '../support/db';
 import { readRequestBody, startServer, type TestServer } from '../support/http-server';
 
 /*
+ * Requests made by hand, not through the typed client (tests/support/api-client): better-auth's
+ * routes under /api/auth are not in the /v1 document the client is generated from.
+ */
+
+/*
  * Rate limits key on the client's address. These tests put the auth route behind a real HTTP server
  * on loopback with the server's front door installed, as `npm start` runs it, and send requests from
  * different loopback source addresses (127.0.0.1 and 127.0.0.2) with forged forwarding headers.

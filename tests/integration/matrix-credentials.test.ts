@@ -81,6 +81,13 @@ import { useTestDatabase } from '../support/db';
 import { addMember, call, signInOwner } from '../support/http';
 
 /*
+ * Requests made by hand, not through the typed client (tests/support/api-client): each row of
+ * MATRIX is a method and a path whose placeholders the table fills per caller, sent to the handler
+ * REQUESTS names; the paths are data, not literals a typed call can check. The fixtures go through
+ * the typed client.
+ */
+
+/*
  * Who may do what (spec Authentication rules 6 to 8), one organization, every kind of caller:
  *
  * owner, admin           sessions with full management

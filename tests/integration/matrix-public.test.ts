@@ -14,6 +14,13 @@ import { call, signInOwner } from '../support/http';
 import { confirmationToken } from '../support/mail-consent';
 
 /*
+ * Requests made by hand, not through the typed client (tests/support/api-client): the operations
+ * are read from ROUTES (every one must answer 401 to nobody, the public ones are listed on purpose),
+ * so their paths are data; the public pages outside /v1 are not in the client. The fixtures go
+ * through the typed client.
+ */
+
+/*
  * The public routes: the only /v1 operations that read no credential, because they answer links
  * mailed to people without an account (lib/notify/consent.ts). For each: it is listed here on
  * purpose (a route that turns public by mistake fails), a made-up, altered or oversized token is

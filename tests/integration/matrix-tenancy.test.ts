@@ -11,6 +11,13 @@ import { useTestDatabase } from '../support/db';
 import { addMember, call, insertApiKey, signInOwner } from '../support/http';
 
 /*
+ * Requests made by hand, not through the typed client (tests/support/api-client): every route is
+ * discovered from the route files and attacked with the params, bodies and credentials SAMPLES
+ * gives it, so the paths are data, not literals a typed call can check. The fixtures go through the
+ * typed client.
+ */
+
+/*
  * Tenant isolation, for every /v1 route there is.
  *
  * Routes are discovered from app/api/v1/**\/route.ts when the file is collected, so a route added

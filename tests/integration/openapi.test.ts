@@ -5,6 +5,11 @@ import * as openapi from '@/app/api/v1/openapi.json/route';
 import { ROUTES } from '@/app/api/v1/routes';
 import { HTTP_METHODS } from '@/lib/api/methods';
 
+/*
+ * Requests made by hand, not through the typed client (tests/support/api-client): this file checks
+ * the document the client is generated from, against ROUTES and the route files.
+ */
+
 /** Route files under app/api/v1 as public paths: `sites/[id]/route.ts` -> `/v1/sites/{id}`. */
 function routeFiles(dir = path.resolve('app/api/v1'), prefix = '/v1'): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -22,6 +22,12 @@ import { insertSite } from '../support/fixtures';
 import { type FakeGoogle, startFakeGoogle } from '../support/google';
 import { addMember, type CallResult, call, insertApiKey, signInOwner } from '../support/http';
 
+/*
+ * The OAuth callback (/api/search/callback) is called by hand: it is Google's redirect, not in the
+ * /v1 document the typed client (tests/support/api-client) is generated from; the /v1 calls use
+ * the client.
+ */
+
 const CLIENT_ID = '123-test.apps.googleusercontent.com';
 const CLIENT_SECRET = 'GOCSPX-test-secret';
 /** The app's public URL under test (APP_URL unset: localhost on PORT). */

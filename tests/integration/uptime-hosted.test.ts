@@ -22,6 +22,11 @@ import { signInOwner } from '../support/http';
 import { startServer, type TestServer } from '../support/http-server';
 
 /*
+ * Requests made by hand, not through the typed client (tests/support/api-client): the region
+ * routes under /api/uptime are not in the /v1 document the client is generated from.
+ */
+
+/*
  * The hosted layout (issue 14 item 3): one route per region, pinned to its Vercel region, answering
  * batches the coordinator signed with UPTIME_PROBE_SECRET; anything else is a 401. The routes are
  * served here by a local HTTP server, so the coordinator reaches them over real HTTP through

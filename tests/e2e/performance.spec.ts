@@ -8,7 +8,7 @@ import { snap } from './support/snap';
  * and lib/net refuses loopback, so no CrUX stand-in can be reached from here. What this server can
  * show is covered here: "not configured" (never a zero), and the app turned off. The data states
  * (verdict, bands, trends, the device switch, Sync now, no-data) are read against
- * tests/support/google.ts in tests/integration/performance-view.test.ts and looked at on a dev server.
+ * tests/support/google.ts in tests/integration/dashboard-performance-view.test.ts and looked at on a dev server.
  */
 test.describe.configure({ mode: 'serial' });
 

@@ -27,7 +27,7 @@ let apiKey: string;
 
 // The fuzz below sends thousands of requests a minute with one key, one session and one address:
 // past the per-minute limits each would be a 429 held up to a second (lib/api/refusals.ts), which
-// answers {error} as well but turns minutes into an hour. The limits are rate-limits.test.ts's.
+// answers {error} as well but turns minutes into an hour. The limits are api-rate-limits.test.ts's.
 const LIMITS = [
   'RATE_LIMIT_KEY_PER_MINUTE',
   'RATE_LIMIT_SESSION_PER_MINUTE',

@@ -9,7 +9,7 @@ export const BASE = 'http://localhost:3000';
  * handler directly, downstream of the server's front door, which (TRUSTED_PROXY unset) has already
  * set that header to the connection's address: a distinct value here is a distinct client. Each test
  * identity gets its own address, as distinct people would; a test of the limits passes the same `ip`
- * on purpose. tests/integration/client-address.test.ts covers the front door itself.
+ * on purpose. tests/integration/auth-client-address.test.ts covers the front door itself.
  */
 let nextAddress = 1;
 export const freshAddress = () => `198.51.100.${(nextAddress++ % 250) + 1}`;

@@ -4,7 +4,7 @@ import { brokenTargetsQuery } from '@/lib/api/schemas/crawl-views';
 import { encodeRedirectChain, redirectHops } from '@/lib/crawl/views/redirect-chain';
 import { queryFromSearch } from '@/lib/dashboard/crawl';
 
-/* The grouping, filters and sorts of the broken-targets list run in SQL: tests/integration/broken-targets-list.test.ts. */
+/* The grouping, filters and sorts of the broken-targets list run in SQL: tests/integration/crawl-broken-targets-list.test.ts. */
 
 describe('redirect chains and page queries', () => {
   it('reads a stored chain as hops, and no chain as none', () => {

@@ -7,7 +7,7 @@ import { AlertedLine, NobodyAlertedWarning } from '@/components/uptime/alerted-l
 /*
  * Issue 24 item 1: the outage banner says who was alerted, by name and channel, from the incident's
  * deliveries (GET .../live `alerting`), and says plainly when nobody was; the monitor page warns
- * while an outage would alert nobody. The read itself is tested in tests/integration/alerts-reach.
+ * while an outage would alert nobody. The read itself is tested in tests/integration/notify-alerts-reach.
  */
 
 type Alerting = MonitorLive['alerting'];

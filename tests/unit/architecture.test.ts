@@ -286,3 +286,34 @@ describe('typed storage', () => {
     expect(jsonWrittenToText('const note = JSON.stringify(parts);', columns)).toEqual([]);
   });
 });
+
+/*
+ * A test file's name starts with the folder it tests, as the code is laid out: a lib/ folder or file
+ * (notify-settings, db-pglite-thread, config), a components/ folder (ui-time-axis), an app/ area
+ * (status-public) or a jobs/ part (runtime-jobs); the few that test across folders say so in their
+ * own prefix below. A name that drifts (notifications-settings beside notify-*) fails here.
+ */
+const ACROSS_FOLDERS = ['architecture', 'hosted', 'matrix', 'openapi', 'query', 'readme'];
+
+describe('test file names', () => {
+  it('start with the folder they test', () => {
+    const entries = (dir: string) =>
+      readdirSync(path.join(ROOT, dir), { withFileTypes: true }).map((e) =>
+        e.name.replace(/\.(ts|tsx)$/, '').replace(/^\((.*)\)$/, '$1'),
+      );
+    const folders = new Set([
+      ...entries('lib'),
+      ...entries('components'),
+      ...entries('app'),
+      ...entries('app/api'),
+      ...entries('jobs'),
+      ...ACROSS_FOLDERS,
+    ]);
+    const drifted = ['tests/unit', 'tests/integration'].flatMap((dir) =>
+      readdirSync(path.join(ROOT, dir))
+        .filter((name) => name.endsWith('.test.ts') && !folders.has(name.split(/[-.]/)[0]!))
+        .map((name) => `${dir}/${name}`),
+    );
+    expect(drifted).toEqual([]);
+  });
+});

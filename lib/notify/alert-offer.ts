@@ -28,8 +28,7 @@ const isUser = (userId: string) => (r: Recipient) => r.kind === 'user' && r.user
  */
 export async function alertOfferFor(
   db: Db,
-  tenantId: string,
-  userId: string,
+  { tenantId, userId }: { tenantId: string; userId: string },
 ): Promise<AlertOfferView | null> {
   const [row] = await db
     .select({ offeredAt: alertOffers.offered_at, role: members.role })
@@ -59,8 +58,7 @@ export async function alertOfferFor(
  */
 export async function answerAlertOffer(
   db: Db,
-  tenantId: string,
-  userId: string,
+  { tenantId, userId }: { tenantId: string; userId: string },
   accept: boolean,
   now = Date.now(),
 ): Promise<{ settings: NotificationSettings }> {

@@ -233,8 +233,7 @@ const NOT_NAMED = 'no notification list or monitor of this organization names th
  */
 export async function resendConfirmation(
   db: Db,
-  tenantId: string,
-  email: string,
+  { tenantId, email }: { tenantId: string; email: string },
   now = Date.now(),
 ): Promise<{ address: AddressState }> {
   const address = normalizeAddress(email);
@@ -426,8 +425,7 @@ export async function unsubscribe(db: Db, token: string, now = Date.now()): Prom
  */
 export async function resubscribe(
   db: Db,
-  tenantId: string,
-  email: string,
+  { tenantId, email }: { tenantId: string; email: string },
   topic: MailTopic,
   now = Date.now(),
 ): Promise<{ address: AddressState }> {
@@ -474,8 +472,7 @@ export type MailConsent =
  */
 export async function mailConsent(
   db: Db,
-  tenantId: string,
-  email: string,
+  { tenantId, email }: { tenantId: string; email: string },
   kind: NotificationKind | 'test',
   now = Date.now(),
 ): Promise<MailConsent> {

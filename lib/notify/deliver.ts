@@ -559,7 +559,12 @@ async function deliverOne(
   if (delivery.channel === 'email') {
     // Asked right before sending: an outside address that has not confirmed, or any address that
     // unsubscribed meanwhile, gets nothing, and the delivery log says why.
-    const consent = await mailConsent(db, delivery.tenant_id, delivery.target, notification.kind, now);
+    const consent = await mailConsent(
+      db,
+      { tenantId: delivery.tenant_id, email: delivery.target },
+      notification.kind,
+      now,
+    );
     if ('refused' in consent) return record(db, delivery, { cancelled: consent.refused }, now);
     unsubscribe = { url: consent.unsubscribeUrl, topicName: TOPIC_NAMES[consent.topic] };
     target = { channel: 'email', address: delivery.target };

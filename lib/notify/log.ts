@@ -256,7 +256,10 @@ export async function listReceiverHealth(
  * changed since): the monitor page's "Alerted Ana Lee by email" line. `dedupeKey` names the event
  * as its producer queued it (e.g. lib/uptime/rounds.ts `downAlertKey`).
  */
-export async function eventAlerts(db: Db, tenantId: string, dedupeKey: string): Promise<EventAlerts> {
+export async function eventAlerts(
+  db: Db,
+  { tenantId, dedupeKey }: { tenantId: string; dedupeKey: string },
+): Promise<EventAlerts> {
   const o = notificationOutbox;
   const [event] = await db
     .select({ id: o.id, state: o.state })

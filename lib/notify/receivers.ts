@@ -22,11 +22,10 @@ export type Receiver =
 /** The settings that apply to a site's events (or to organization-wide ones, `siteId` null). */
 export async function effectiveSettings(
   db: Db,
-  tenantId: string,
-  siteId: string | null,
+  { tenantId, siteId }: { tenantId: string; siteId: string | null },
 ): Promise<{ lists: NotificationSettings[] }> {
   const org = await orgSettings(db, tenantId);
-  const override = siteId ? await siteOverride(db, tenantId, siteId) : null;
+  const override = siteId ? await siteOverride(db, { tenantId, siteId }) : null;
   if (!override) return { lists: [org] };
   return { lists: override.includeOrgDefaults ? [override, org] : [override] };
 }
@@ -58,7 +57,7 @@ export async function resolveReceivers(
   event: { tenantId: string; siteId: string | null; payload: Record<string, unknown> },
   rule: KindReceivers,
 ): Promise<Receiver[]> {
-  const { lists } = await effectiveSettings(db, event.tenantId, event.siteId);
+  const { lists } = await effectiveSettings(db, { tenantId: event.tenantId, siteId: event.siteId });
   const recipients: Recipient[] =
     rule.recipients === 'admins' ? [] : lists.flatMap((s) => s[rule.recipients as RecipientList]);
   const webhooks: NotificationWebhook[] = rule.webhooks

@@ -123,8 +123,7 @@ export async function orgSettings(db: Db, tenantId: string): Promise<Notificatio
 /** A site's override, or null when the site follows the org defaults. */
 export async function siteOverride(
   db: Db,
-  tenantId: string,
-  siteId: string,
+  { tenantId, siteId }: { tenantId: string; siteId: string },
 ): Promise<NotificationSettings | null> {
   const row = await readScope(db, tenantId, siteId);
   return row ? fromRow(tenantId, row) : null;
@@ -233,7 +232,7 @@ export async function getSiteSettings(
   siteId: string,
 ): Promise<SiteSettingsView> {
   const site = await getVisibleSite(db, principal, siteId);
-  const override = await siteOverride(db, principal.tenantId, site.id);
+  const override = await siteOverride(db, { tenantId: principal.tenantId, siteId: site.id });
   return { settings: override ?? emptySettings(), overridden: override !== null };
 }
 
@@ -250,7 +249,8 @@ export async function updateSiteSettings(
   now = Date.now(),
 ): Promise<SiteSettingsView> {
   const site = await getVisibleSite(db, principal, siteId);
-  const current = (await siteOverride(db, principal.tenantId, site.id)) ?? emptySettings();
+  const current =
+    (await siteOverride(db, { tenantId: principal.tenantId, siteId: site.id })) ?? emptySettings();
   const settings = await writeScope(db, principal.tenantId, site.id, current, input, now);
   return { settings, overridden: true };
 }

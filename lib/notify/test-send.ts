@@ -56,7 +56,7 @@ export async function sendTestNotification(
   if (target.channel === 'email') {
     // A test is mail like any other: an outside address must have confirmed (saving it in a list
     // sends the confirmation), and one that unsubscribed from everything gets no tests either.
-    const consent = await mailConsent(db, tenantId, target.address, 'test', now);
+    const consent = await mailConsent(db, { tenantId, email: target.address }, 'test', now);
     if ('refused' in consent) {
       const why = consent.refused.replace(/^not sent: /, '');
       throw new ConflictError(

@@ -25,7 +25,7 @@ export const reportDedupeKey = (siteId: string, period: string) => `stakeholder-
 
 /** Whether the settings that apply to the site name anyone to receive its report. */
 async function hasReportRecipients(db: Db, site: Pick<Site, 'tenant_id' | 'id'>): Promise<boolean> {
-  const { lists } = await effectiveSettings(db, site.tenant_id, site.id);
+  const { lists } = await effectiveSettings(db, { tenantId: site.tenant_id, siteId: site.id });
   return lists.some((settings) => settings.reportRecipients.length > 0);
 }
 

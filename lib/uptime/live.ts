@@ -163,7 +163,7 @@ async function alertingOf(
   return {
     outageReceivers: receivers.length,
     openIncident: openIncidentId
-      ? await eventAlerts(db, monitor.tenant_id, downAlertKey(openIncidentId))
+      ? await eventAlerts(db, { tenantId: monitor.tenant_id, dedupeKey: downAlertKey(openIncidentId) })
       : null,
   };
 }

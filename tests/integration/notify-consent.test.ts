@@ -220,8 +220,7 @@ describe('an address outside the organization', () => {
     const later = await import('@/lib/notify/consent').then((m) =>
       m.resendConfirmation(
         db,
-        owner.tenantId,
-        'late@outside.test',
+        { tenantId: owner.tenantId, email: 'late@outside.test' },
         now + CONFIRMATION_LIMITS.addressCooldownMs + 1,
       ),
     );

@@ -19,7 +19,10 @@ export const GET = apiRoute(
       "A member who accepts an invitation as an owner or admin, or is made one, is offered to receive the organization's uptime and performance alerts; nobody is added without answering. The offer stays open until answered (or until they receive both kinds anyway). Owners and admins only, from a dashboard session.",
   },
   async ({ db, principal }) => ({
-    alertOffer: await alertOfferFor(db, principal.tenantId, sessionOwner(principal).userId),
+    alertOffer: await alertOfferFor(db, {
+      tenantId: principal.tenantId,
+      userId: sessionOwner(principal).userId,
+    }),
   }),
 );
 
@@ -36,7 +39,11 @@ export const POST = apiRoute(
     errors: { 409: 'a list to add them to already holds the most recipients it may' },
   },
   async ({ db, principal, body }) =>
-    answerAlertOffer(db, principal.tenantId, sessionOwner(principal).userId, body.accept),
+    answerAlertOffer(
+      db,
+      { tenantId: principal.tenantId, userId: sessionOwner(principal).userId },
+      body.accept,
+    ),
 );
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

@@ -20,7 +20,7 @@ export const POST = apiRoute(
       502: 'the mail provider refused the mail',
     },
   },
-  ({ db, principal, body }) => resendConfirmation(db, principal.tenantId, body.email),
+  ({ db, principal, body }) => resendConfirmation(db, { tenantId: principal.tenantId, email: body.email }),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -15,7 +15,8 @@ export const POST = apiRoute(
       "Removes an unsubscribe the address made with the one-click link of a mail. A member's address receives the topic again at once; an address outside the organization becomes pending and is sent a new confirmation mail (within the confirmation limits): nothing reaches it until it confirms, so an organization cannot undo a stranger's unsubscribe.",
     errors: { 404: 'the address is not unsubscribed from that topic in this organization' },
   },
-  ({ db, principal, body }) => resubscribe(db, principal.tenantId, body.email, body.topic),
+  ({ db, principal, body }) =>
+    resubscribe(db, { tenantId: principal.tenantId, email: body.email }, body.topic),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

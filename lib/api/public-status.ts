@@ -142,7 +142,7 @@ export async function servePublicStatus(req: Request, slug: string, rendition: R
       ...rateLimitHeaders(limits),
     };
     if (matches(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-    const body = await pages.body(slug, fingerprint.tag, rendition, async () => {
+    const body = await pages.body({ slug, tag: fingerprint.tag, kind: rendition }, async () => {
       const status = await readPublicStatus(await getDb(), slug);
       if (!status) return undefined;
       return utf8.encode(RENDER[rendition](status));

@@ -65,9 +65,7 @@ export class StatusPageCache<Body = Uint8Array> {
    * page went away meanwhile, which is not remembered), then served from memory while the tag holds.
    */
   async body(
-    slug: string,
-    tag: string,
-    kind: string,
+    { slug, tag, kind }: { slug: string; tag: string; kind: string },
     render: () => Promise<Body | undefined>,
   ): Promise<Body | undefined> {
     let entry = this.rendered.get(slug);

@@ -88,11 +88,10 @@ async function pageIncidentViews(db: Db, page: StatusPage, now: number): Promise
 /** The page's incidents of the last INCIDENT_DAYS days (ongoing ones included), with their updates. */
 export async function listPageIncidents(
   db: Db,
-  tenantId: string,
-  pageId: string,
+  { tenantId, pageId }: { tenantId: string; pageId: string },
   now = Date.now(),
 ): Promise<{ incidents: PageIncidentView[] }> {
-  const page = await findPage(db, tenantId, pageId);
+  const page = await findPage(db, { tenantId, id: pageId });
   return { incidents: await pageIncidentViews(db, page, now) };
 }
 
@@ -105,12 +104,11 @@ async function viewOf(db: Db, page: StatusPage, incidentId: string, now: number)
 /** Opens a manual incident with its first update; a `resolved` first update records one already over. */
 export async function openManualIncident(
   db: Db,
-  tenantId: string,
-  pageId: string,
+  { tenantId, pageId }: { tenantId: string; pageId: string },
   input: ManualIncidentInput,
   now = Date.now(),
 ): Promise<PageIncidentView> {
-  const page = await findPage(db, tenantId, pageId);
+  const page = await findPage(db, { tenantId, id: pageId });
   const id = await db.transaction(async (tx) => {
     const [incident] = await tx
       .insert(statusPageIncidents)
@@ -183,13 +181,11 @@ async function findPageIncident(
 /** Posts an update on one of the page's incidents; a `resolved` one closes a manual incident. */
 export async function postIncidentUpdate(
   db: Db,
-  tenantId: string,
-  pageId: string,
-  incidentId: string,
+  { tenantId, pageId, incidentId }: { tenantId: string; pageId: string; incidentId: string },
   input: IncidentUpdateInput,
   now = Date.now(),
 ): Promise<PageIncidentView> {
-  const page = await findPage(db, tenantId, pageId);
+  const page = await findPage(db, { tenantId, id: pageId });
   const incident = await findPageIncident(db, page, incidentId, now - INCIDENT_DAYS * DAY_MS);
   if (incident.kind === 'monitor' && incident.resolvedAt === null && input.status === 'resolved') {
     throw new ConflictError(

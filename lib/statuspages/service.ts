@@ -68,7 +68,10 @@ async function monitorIdsOf(
   return byPage;
 }
 
-export async function findPage(db: Db, tenantId: string, id: string): Promise<StatusPage> {
+export async function findPage(
+  db: Db,
+  { tenantId, id }: { tenantId: string; id: string },
+): Promise<StatusPage> {
   const [page] = await db
     .select()
     .from(statusPages)
@@ -161,19 +164,21 @@ export async function listStatusPages(
   };
 }
 
-export async function getStatusPage(db: Db, tenantId: string, id: string): Promise<StatusPageView> {
-  const page = await findPage(db, tenantId, id);
+export async function getStatusPage(
+  db: Db,
+  { tenantId, id }: { tenantId: string; id: string },
+): Promise<StatusPageView> {
+  const page = await findPage(db, { tenantId, id });
   return statusPageView(page, (await monitorIdsOf(db, tenantId, [page.id])).get(page.id) ?? []);
 }
 
 export async function updateStatusPage(
   db: Db,
-  tenantId: string,
-  id: string,
+  { tenantId, id }: { tenantId: string; id: string },
   edit: StatusPageEdit,
   now = Date.now(),
 ): Promise<StatusPageView> {
-  await findPage(db, tenantId, id);
+  await findPage(db, { tenantId, id });
   const monitorIds = edit.monitorIds ? await ownMonitors(db, tenantId, edit.monitorIds) : undefined;
   try {
     return await db.transaction(async (tx) => {
@@ -205,7 +210,10 @@ export async function updateStatusPage(
   }
 }
 
-export async function deleteStatusPage(db: Db, tenantId: string, id: string): Promise<{ deleted: true }> {
+export async function deleteStatusPage(
+  db: Db,
+  { tenantId, id }: { tenantId: string; id: string },
+): Promise<{ deleted: true }> {
   const deleted = await db
     .delete(statusPages)
     .where(and(eq(statusPages.tenant_id, tenantId), eq(statusPages.id, id)))

@@ -59,13 +59,15 @@ describe('the page memo', () => {
     const cache = new StatusPageCache<string>();
     let renders = 0;
     const render = async () => `body ${++renders}`;
-    const burst = await Promise.all(Array.from({ length: 20 }, () => cache.body('p', 't1', 'html', render)));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => cache.body({ slug: 'p', tag: 't1', kind: 'html' }, render)),
+    );
     expect(new Set(burst)).toEqual(new Set(['body 1']));
-    expect(await cache.body('p', 't1', 'json', render)).toBe('body 2');
-    expect(await cache.body('p', 't2', 'html', render)).toBe('body 3');
+    expect(await cache.body({ slug: 'p', tag: 't1', kind: 'json' }, render)).toBe('body 2');
+    expect(await cache.body({ slug: 'p', tag: 't2', kind: 'html' }, render)).toBe('body 3');
     // A page that went away is not remembered: the next request asks again.
-    expect(await cache.body('gone', 't', 'html', async () => undefined)).toBeUndefined();
-    expect(await cache.body('gone', 't', 'html', render)).toBe('body 4');
+    expect(await cache.body({ slug: 'gone', tag: 't', kind: 'html' }, async () => undefined)).toBeUndefined();
+    expect(await cache.body({ slug: 'gone', tag: 't', kind: 'html' }, render)).toBe('body 4');
   });
 });
 

@@ -18,7 +18,7 @@ export const GET = apiRoute(
     errors: { 403: 'a member, or a site-scoped key', 404: 'no such page in the organization' },
   },
   ({ db, principal, params }) =>
-    getStatusPage(db, principal.tenantId, params.id).then((statusPage) => ({ statusPage })),
+    getStatusPage(db, { tenantId: principal.tenantId, id: params.id }).then((statusPage) => ({ statusPage })),
 );
 
 export const PATCH = apiRoute(
@@ -38,7 +38,9 @@ export const PATCH = apiRoute(
     },
   },
   ({ db, principal, params, body }) =>
-    updateStatusPage(db, principal.tenantId, params.id, body).then((statusPage) => ({ statusPage })),
+    updateStatusPage(db, { tenantId: principal.tenantId, id: params.id }, body).then((statusPage) => ({
+      statusPage,
+    })),
 );
 
 export const DELETE = apiRoute(
@@ -50,7 +52,7 @@ export const DELETE = apiRoute(
     description: 'Its address answers 404 at once and is free for any organization to take.',
     errors: { 403: 'a member, or a site-scoped key', 404: 'no such page in the organization' },
   },
-  ({ db, principal, params }) => deleteStatusPage(db, principal.tenantId, params.id),
+  ({ db, principal, params }) => deleteStatusPage(db, { tenantId: principal.tenantId, id: params.id }),
 );
 
 export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

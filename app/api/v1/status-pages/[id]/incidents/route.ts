@@ -18,7 +18,7 @@ export const GET = apiRoute(
       "What the page shows: its listed monitors' consensus incidents and its manual incidents, ongoing or of the last 90 days, newest first, each with the updates posted on this page.",
     errors: { 403: 'a member, or a site-scoped key', 404: 'no such page in the organization' },
   },
-  ({ db, principal, params }) => listPageIncidents(db, principal.tenantId, params.id),
+  ({ db, principal, params }) => listPageIncidents(db, { tenantId: principal.tenantId, pageId: params.id }),
 );
 
 export const POST = apiRoute(
@@ -38,7 +38,9 @@ export const POST = apiRoute(
     },
   },
   ({ db, principal, params, body }) =>
-    openManualIncident(db, principal.tenantId, params.id, body).then((incident) => ({ incident })),
+    openManualIncident(db, { tenantId: principal.tenantId, pageId: params.id }, body).then((incident) => ({
+      incident,
+    })),
 );
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

@@ -21,7 +21,11 @@ export const POST = apiRoute(
     },
   },
   ({ db, principal, params, body }) =>
-    postIncidentUpdate(db, principal.tenantId, params.id, params.incidentId, body).then((incident) => ({
+    postIncidentUpdate(
+      db,
+      { tenantId: principal.tenantId, pageId: params.id, incidentId: params.incidentId },
+      body,
+    ).then((incident) => ({
       incident,
     })),
 );

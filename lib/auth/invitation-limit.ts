@@ -16,7 +16,7 @@ export async function takeInvitationSend(
   { organizationId, email }: { organizationId: string; email: string },
 ): Promise<void> {
   // A member is refused by better-auth ("already a member") and gets no mail.
-  if (await ownsAddress(db, organizationId, email)) return;
+  if (await ownsAddress(db, { tenantId: organizationId, address: email })) return;
   try {
     await takeOutsideSend(db, organizationId);
   } catch (error) {

@@ -69,7 +69,7 @@ export async function sendTestNotification(
   }
   // A member's address is the organization's own; anything else (every webhook, a confirmed outside
   // address) counts against the organization's outside-send limit.
-  if (target.channel !== 'email' || !(await ownsAddress(db, tenantId, target.address))) {
+  if (target.channel !== 'email' || !(await ownsAddress(db, { tenantId, address: target.address }))) {
     await takeOutsideSend(db, tenantId, now);
   }
   const secrets =

@@ -28,6 +28,9 @@ export async function memberAddressesAmong(
 }
 
 /** Whether the address is a member's of the organization. */
-export async function ownsAddress(db: Db, tenantId: string, address: string): Promise<boolean> {
+export async function ownsAddress(
+  db: Db,
+  { tenantId, address }: { tenantId: string; address: string },
+): Promise<boolean> {
   return (await memberAddressesAmong(db, tenantId, [address])).size > 0;
 }

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite. Unit and integration tests (on TEST_DATABASE_URL's Postgres when set,
-// then the database-heavy ones through Neon's driver, then the integration tests again on embedded
-// PGlite, then the unit tests and the runtime-sensitive integration suites again on Postgres under
-// Node 24), a fresh production
+// then the database-heavy ones through Neon's driver and again on embedded PGlite, then the unit
+// tests and the runtime-sensitive integration suites again on Postgres under Node 24), a fresh production
 // build, the e2e suite in real Chromium, and the hosted path (Inngest's protocol) on that build.
 // Ends with one summary line: "Summary: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
@@ -87,16 +86,39 @@ if (onPostgres) {
   countVitest(`${out}/vitest-neon.json`);
 }
 
+// Embedded PGlite, the one-box trial's database, again for the suites where the database engine
+// shows: the Neon list above (transactions, advisory locks, SKIP LOCKED, the ledger) and the
+// database layer's own (drivers, the jsonb migration, PGlite's worker thread, the write-heavy crawl
+// and report paths, the rollups). Every other suite moves rows between a route and the database in
+// ways both engines (Postgres 17 compiled to WebAssembly, and Postgres) answer alike, and ran above
+// on Postgres; the e2e suite below runs the whole product on PGlite (`npm start` on its embedded
+// defaults). Each PGlite file costs about 9 s of setup (WebAssembly, initdb, migrations): the whole
+// integration suite on it took 980 s of CI's 45 minutes.
+const pgliteSuites = [
+  ...neonSuites,
+  ...[
+    'db-drivers',
+    'db-json-columns',
+    'db-pglite-thread',
+    'crawl',
+    'crawl-views',
+    'a11y-store',
+    'uptime-rollup',
+    'status-cache',
+  ].map((name) => `tests/integration/${name}.test.ts`),
+];
+
 if (onPostgres) {
   const env = { ...process.env };
   delete env.TEST_DATABASE_URL;
   run(
-    'integration (embedded PGlite)',
+    'integration, database-heavy suites (embedded PGlite)',
     vitest,
     [
       'run',
       '--project',
       'integration',
+      ...pgliteSuites,
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${out}/vitest-pglite.json`,
@@ -109,32 +131,20 @@ if (onPostgres) {
 // The hosted deployment runs Node 24 (package.json's engines; README "Quick start"): the unit tests
 // and the integration suites where the Node version shows run once more on it, against the Postgres
 // server, the database a deployment uses. What changes between Node majors is the runtime under our
-// code: fetch and undici (every outbound request: lib/net, the crawler, probes, webhooks, the
-// third-party clients), WebCrypto and node:crypto (sessions, secrets at rest, signatures), streams
-// and the PDF and Chromium paths, and the database drivers. Suites that only move rows between a
-// route and Postgres behave the same on both and ran above. The Vercel stage below boots every
-// function on Node 24 as well. SKIP_NODE24=1 leaves the stage out.
+// code: fetch and undici (every outbound request: lib/net, the crawler and its hostile pages, the
+// probes, webhooks), WebCrypto and node:crypto (sessions, secrets at rest), and the database
+// drivers. Suites that only move rows between a route and Postgres behave the same on both and ran
+// above. The Vercel stage below boots every function on Node 24 as well, Chromium's PDF and the four
+// region probes among them. SKIP_NODE24=1 leaves the stage out.
 const node24Suites = [
   'db-drivers',
   'hosted-boot',
   'auth',
-  'auth-security',
-  'api-requests',
   'crawl',
   'crawl-hostile-page',
-  'crawl-hostile-patterns',
-  'crawl-lifecycle',
-  'a11y-render',
-  'a11y-sandbox',
-  'uptime-rounds',
   'uptime-runner',
-  'uptime-hosted',
   'notify-delivery',
   'notify-secrets',
-  'fielddata',
-  'search',
-  'reports-monthly',
-  'status-public',
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 if (onPostgres && process.env.SKIP_NODE24 !== '1') {

@@ -44,7 +44,6 @@ let resend: Receiver;
 let owner: { token: string; userId: string; tenantId: string };
 let siteId: string;
 const MEMBER = 'member@consent.test';
-const HOUR = 3600_000;
 
 const patchOrg = async (body: RequestBody<'/v1/notifications', 'patch'>) => {
   const res = await v1({ token: owner.token }).PATCH('/v1/notifications', { body });
@@ -296,7 +295,7 @@ describe('one-click unsubscribe', () => {
       .where(
         and(
           eq(mailMessages.to, 'owner@consent.test'),
-          eq(mailMessages.provider_id, 'resend-' + resend.processed.length),
+          eq(mailMessages.provider_id, `resend-${resend.processed.length}`),
         ),
       );
     expect(stored?.headers).toEqual(headers);

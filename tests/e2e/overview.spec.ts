@@ -40,7 +40,12 @@ test('an open site page notices a crawl it did not start, and shows only the app
   await page.clock.install();
   await page.goto(`/sites/${a11ySiteId}`);
   const crawl = page.locator('#crawl');
-  await expect(crawl.getByText('This site has not been crawled yet.')).toBeVisible();
+  // Almost always the page opens first. When the scheduler's minute falls between the registration
+  // and the page, the crawl (which fails at once: the e2e server reaches no website) is over before
+  // the page opens, and the page shows it from the start (seen once in CI).
+  await expect(
+    crawl.getByText(/^(This site has not been crawled yet\.|Latest crawl (failed|finished))/),
+  ).toBeVisible();
 
   // The crawl starts and ends on the server, with nobody touching the page.
   await expect

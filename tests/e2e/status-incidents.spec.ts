@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import { signedInAsOwnUser } from './support/own-user';
 import { bothWidths, tabTo } from './support/page';
 import { uptimeOnlySite } from './support/sites';
+import { statusPageCard } from './support/status-pages';
 import { publicVisitor } from './support/visitor';
 
 // One story (issue 26 item 2): a status page, a manual incident opened from the dashboard with the
@@ -46,10 +47,7 @@ test('open an incident and post updates with the keyboard; axe-clean at 1280 and
   page,
 }) => {
   await page.goto('/status-pages');
-  const card = page
-    .getByRole('list', { name: 'Status pages' })
-    .getByRole('listitem')
-    .filter({ hasText: TITLE });
+  const card = statusPageCard(page, TITLE);
   const toggle = card.getByRole('button', { name: `Incidents of ${TITLE}` });
   await tabTo(page, toggle);
   await page.keyboard.press('Enter');
@@ -120,10 +118,7 @@ test('resolving it from the dashboard closes it and gives the headline back to t
   browser,
 }) => {
   await page.goto('/status-pages');
-  const card = page
-    .getByRole('list', { name: 'Status pages' })
-    .getByRole('listitem')
-    .filter({ hasText: TITLE });
+  const card = statusPageCard(page, TITLE);
   await card.getByRole('button', { name: `Incidents of ${TITLE}` }).click();
   const incident = card.getByRole('listitem').filter({ hasText: 'Email delivery delayed' });
   await incident.getByRole('button', { name: 'Post update on Email delivery delayed' }).click();

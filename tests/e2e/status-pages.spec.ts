@@ -3,6 +3,7 @@ import { expectNoAxeViolations } from './support/axe';
 import { tabTo } from './support/page';
 import { uptimeOnlySite } from './support/sites';
 import { snap } from './support/snap';
+import { statusPageCard } from './support/status-pages';
 import { publicVisitor, type VisitorOptions } from './support/visitor';
 
 // One story: a site with two monitors, a public page listing one of them, then the dashboard page.
@@ -77,10 +78,7 @@ test('publish a page with the keyboard: the slug follows the title, errors lead 
   await page.keyboard.press('Enter');
   const result = page.getByRole('status').filter({ hasText: 'Status page "Statuspage E2E" published' });
   await expect(result).toBeFocused();
-  const card = page
-    .getByRole('list', { name: 'Status pages' })
-    .getByRole('listitem')
-    .filter({ hasText: 'Statuspage E2E' });
+  const card = statusPageCard(page, 'Statuspage E2E');
   await expect(card.getByRole('link', { name: /\/status\/e2e-status/ })).toBeVisible();
   await expect(card).toContainText('1 monitor: Storefront');
   // The form starts over for the next page.
@@ -187,10 +185,7 @@ test('edit from the list: the form takes the page, saving says so; then delete i
   browser,
 }) => {
   await page.goto('/status-pages');
-  const card = page
-    .getByRole('list', { name: 'Status pages' })
-    .getByRole('listitem')
-    .filter({ hasText: 'Statuspage E2E' });
+  const card = statusPageCard(page, 'Statuspage E2E');
   await card.getByRole('button', { name: 'Edit Statuspage E2E' }).click();
   await expect(page.getByRole('heading', { name: 'Edit “Statuspage E2E”' })).toBeVisible();
   const title = page.getByLabel('Title');
@@ -204,10 +199,7 @@ test('edit from the list: the form takes the page, saving says so; then delete i
   await expect(visitorPage.getByRole('heading', { level: 1, name: 'Statuspage E2E renamed' })).toBeVisible();
   await expect(visitorPage.getByText('https://statuspage-e2e.example/shop')).toBeVisible();
 
-  const renamed = page
-    .getByRole('list', { name: 'Status pages' })
-    .getByRole('listitem')
-    .filter({ hasText: 'renamed' });
+  const renamed = statusPageCard(page, 'renamed');
   await renamed.getByRole('button', { name: 'Delete Statuspage E2E renamed' }).click();
   await page.getByRole('button', { name: 'Delete now Statuspage E2E renamed' }).press('Enter');
   await expect(page.getByRole('status').filter({ hasText: 'deleted' })).toBeFocused();

@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import useSWR, { type SWRConfiguration, type SWRResponse } from 'swr';
+import useSWR, { type SWRConfiguration, type SWRResponse, useSWRConfig } from 'swr';
 import { ApiClientError, requestJson } from './client';
 
 /*
@@ -68,6 +68,21 @@ function polling<T>(options: ApiReadOptions<T> | undefined): SWRConfiguration<T,
       const wait = typeof interval === 'function' ? interval(undefined) : interval;
       setTimeout(() => void revalidate({ retryCount }), wait);
     },
+  };
+}
+
+/**
+ * For a write whose result shows on another page (a deleted site leaves the sites list): returns
+ * `forget(path)`, which drops that path's cached answer, so the page opened next reads it again
+ * (and shows its loading state) rather than showing the answer from before the write. Mounted
+ * readers of the path read it again at once.
+ */
+export function useForget(): (path: string) => Promise<void> {
+  const { mutate } = useSWRConfig();
+  return async (path) => {
+    // An explicit `undefined` empties the entry; `revalidate` also ends SWR's dedupe window for it,
+    // which would otherwise serve a page opened within two seconds from the request in flight.
+    await mutate(path, undefined, { revalidate: true });
   };
 }
 

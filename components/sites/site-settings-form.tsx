@@ -5,6 +5,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { failureMessage, requestJson } from '@/components/api/client';
 import { splitFieldError } from '@/components/api/field-errors';
 import type { Site, SiteResponse } from '@/components/api/types';
+import { useForget } from '@/components/api/use-api';
 import { type FieldErrors, useFormSubmit } from '@/components/api/use-form-submit';
 import { Button } from '@/components/ui/button';
 import { ErrorSummary, type SummaryError } from '@/components/ui/error-summary';
@@ -67,6 +68,7 @@ export function SiteSettingsForm({
   children?: ReactNode;
 }) {
   const router = useRouter();
+  const forget = useForget();
   const [site, setSite] = useState(initial);
   const [rootUrl, setRootUrl] = useState(initial.root_url);
   const [cadence, setCadence] = useState(String(initial.cadence_minutes));
@@ -98,6 +100,8 @@ export function SiteSettingsForm({
       // A bare host was read as https: the field shows the address as saved.
       setRootUrl(saved.root_url);
       setA11yCadence(saved.a11y_cadence_minutes?.toString() ?? '');
+      // The sites list shows the address, cadence and apps: it reads them again when opened.
+      void forget('/v1/sites');
       router.refresh();
       return 'Settings saved.';
     },
@@ -212,6 +216,7 @@ export function SiteSettingsForm({
 
 function DeleteSite({ site }: { site: Site }) {
   const router = useRouter();
+  const forget = useForget();
   const [confirm, setConfirm] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -222,6 +227,7 @@ function DeleteSite({ site }: { site: Site }) {
     setError(null);
     try {
       await requestJson(`/v1/sites/${site.id}`, { method: 'DELETE' });
+      await forget('/v1/sites');
       // The list says what happened and takes the focus (this form is gone with the site).
       router.push(`/sites?deleted=${encodeURIComponent(site.hostname)}`);
       router.refresh();

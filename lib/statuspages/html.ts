@@ -77,7 +77,7 @@ border-left:.5rem solid var(--okbar)}
 .url,.meta{margin:.25rem 0 0;color:var(--muted);font-size:.875rem;overflow-wrap:anywhere}
 .bars{display:flex;gap:2px;height:2.25rem;margin-top:.75rem;position:relative}
 .bars>li{flex:1 1 0;min-width:0;border-radius:2px;background:var(--okbar);position:relative;cursor:default}
-.bars>.minor{background:var(--warnbar)}.bars>.major{background:var(--badbar)}.bars>.none{background:var(--none)}
+.bars>.minor{background:var(--warnbar)}.bars>.major{background:var(--badbar)}.bars>.none{background:var(--none)}.bars>.maint{background:var(--maintbar)}
 .bars span{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .bars>:hover span,.bars>:focus span{width:max-content;max-width:16rem;height:auto;clip-path:none;white-space:pre-line;z-index:1;
 bottom:calc(100% + .5rem);left:50%;transform:translateX(-50%);padding:.5rem .75rem;border-radius:.5rem;
@@ -108,10 +108,12 @@ export const PAGE_CSP = [
 
 /**
  * A day's bar colour as its one class: none for no downtime (the bars' own colour, most days), a
- * little (under 1 %, ~14 minutes), more; grey when not watched.
+ * little (under 1 %, ~14 minutes), more; blue when all of its watched time was maintenance, grey
+ * when not watched.
  */
-function dayClass(pct: number | null): string {
-  if (pct === null) return ' class="none"';
+function dayClass(day: PublicMonitor['days'][number]): string {
+  const pct = day.uptimePct;
+  if (pct === null) return day.maintenanceMs > 0 ? ' class="maint"' : ' class="none"';
   if (pct >= 100) return '';
   return pct >= 99 ? ' class="minor"' : ' class="major"';
 }
@@ -149,9 +151,10 @@ export const IMPACT_WORDS: Record<NonNullable<PublicIncident['impact']>, string>
  */
 function dayBar(monitor: PublicMonitor, day: PublicMonitor['days'][number], incidents: PublicIncident[]) {
   const lines = [dayMonthLabel(day.dayStart)];
-  if (day.uptimePct === null) lines.push('Not monitored');
+  if (day.uptimePct === null) lines.push(day.maintenanceMs > 0 ? 'Maintenance' : 'Not monitored');
   else {
     lines.push(`${day.uptimePct >= 100 ? '100%' : pctLabel(day.uptimePct)} uptime`);
+    if (day.maintenanceMs > 0) lines.push(`${durationLabel(day.maintenanceMs)} of maintenance`);
     if (day.incidents > 0) {
       lines.push(
         `${day.incidents} incident${day.incidents === 1 ? '' : 's'}, ${durationLabel(day.downMs)} down`,
@@ -168,7 +171,7 @@ function dayBar(monitor: PublicMonitor, day: PublicMonitor['days'][number], inci
       }
     }
   }
-  return `<li${dayClass(day.uptimePct)} tabindex="0"><span>${e(lines.join('\n'))}</span></li>`;
+  return `<li${dayClass(day)} tabindex="0"><span>${e(lines.join('\n'))}</span></li>`;
 }
 
 /** The bar's name: whose, how many days, and the first and last day spelled out (each day says only its day and month). */

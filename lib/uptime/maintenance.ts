@@ -68,7 +68,9 @@ export async function maintenanceOverlapping(
       order by w.starts_at, w.id`,
   );
   for (const row of rows) {
-    byMonitor.get(row.monitor_id)?.push({ start: Number(row.starts_at), end: Number(row.ends_at) });
+    byMonitor
+      .get(row.monitor_id)
+      ?.push({ start: Number(row.starts_at), end: Number(row.ends_at), maintenance: true });
   }
   return byMonitor;
 }

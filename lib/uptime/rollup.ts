@@ -75,6 +75,8 @@ export interface IncidentSpan {
 export interface Span {
   start: number;
   end: number | null;
+  /** Announced maintenance rather than a pause: both are left out of uptime, but a day says which. */
+  maintenance?: true;
 }
 
 /** `spans` clipped to [from, to], sorted and merged: disjoint, so lengths add up. */
@@ -148,11 +150,17 @@ export interface DailyUptime {
   incidents: number;
   /** Downtime in the day, overlapping incidents merged, paused time left out (what uptimePct counts). */
   downMs: number;
+  /**
+   * Time of the day inside announced maintenance while the monitor existed (left out of
+   * uptimePct like a pause): a day wholly in a window says "maintenance", not "not monitored".
+   */
+  maintenanceMs: number;
 }
 
 /**
  * The last `days` UTC days up to `now`, oldest first, each measured as `uptimePct` measures any
  * range (the public status page's 90-day bar): one pass over the spans already read, no query.
+ * `pauses` are every span left out of the figure, maintenance windows among them.
  */
 export function dailyUptime(
   days: number,
@@ -162,6 +170,7 @@ export function dailyUptime(
   pauses: readonly Span[] = [],
 ): DailyUptime[] {
   const today = dayStart(now);
+  const maintenance = pauses.filter((s) => s.maintenance);
   return Array.from({ length: days }, (_, i) => {
     const from = today - (days - 1 - i) * DAY_MS;
     const to = Math.min(from + DAY_MS, now);
@@ -176,6 +185,7 @@ export function dailyUptime(
       uptimePct: pct,
       incidents: touching.length,
       downMs: pct === null ? 0 : Math.round(((100 - pct) / 100) * watched),
+      maintenanceMs: watchedFrom < to ? lengthOf(mergedWithin(maintenance, watchedFrom, to)) : 0,
     };
   });
 }

@@ -419,6 +419,10 @@ describe('a status page listing covered monitors', () => {
     const page = (await fetchPublic(pageRoute, 'maintenance-page')).text;
     expect(page).toContain('Maintenance under way');
     expect(page).toContain('Under maintenance');
+    // Today's bar counts the window's time as maintenance (neither up nor down) and says so.
+    expect(summary.monitors[0].days.at(-1).maintenanceMs).toBeGreaterThan(0);
+    const today = page.match(/<li[^>]*tabindex="0"><span>([^<]*)<\/span><\/li><\/ol>/)?.[1];
+    expect(today).toMatch(/^[^\n]+\n(Maintenance$|.*\n.* of maintenance)/);
     const feed = (await fetchPublic(feedRoute, 'maintenance-page', '/feed.atom')).text;
     expect(feed).toContain(`<id>urn:uuid:${active.body.maintenanceWindow.id}</id>`);
     expect(feed).toContain('Maintenance (under way): Database upgrade');

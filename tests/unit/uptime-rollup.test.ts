@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { HOUR_MS, hourStart, nearestRank, type RawProbe, rollupHour, uptimePct } from '@/lib/uptime/rollup';
+import {
+  DAY_MS,
+  dailyUptime,
+  HOUR_MS,
+  hourStart,
+  nearestRank,
+  type RawProbe,
+  rollupHour,
+  uptimePct,
+} from '@/lib/uptime/rollup';
 
 describe('nearestRank', () => {
   it('picks measured values by nearest rank', () => {
@@ -78,5 +87,28 @@ describe('uptimePct', () => {
     const between = [{ start: t0 + (4 * hour) / 10, end: t0 + (8 * hour) / 10 }];
     expect(uptimePct(t0, t0 + hour, 0, across, between)).toBeCloseTo(100 * (1 - 0.4 / 0.6), 10);
     expect(uptimePct(t0, t0 + hour, 0, [], [{ start: t0 - hour, end: t0 + 2 * hour }])).toBeNull();
+  });
+});
+
+describe('dailyUptime', () => {
+  const now = Date.UTC(2026, 10, 23, 12);
+  const today = Date.UTC(2026, 10, 23);
+  const created = today - 5 * DAY_MS;
+
+  it('tells a day wholly in maintenance from one nobody watched, and counts maintenance inside a watched day', () => {
+    const window = { start: today - 2 * DAY_MS, end: today - DAY_MS, maintenance: true as const };
+    const pause = { start: today - 3 * DAY_MS, end: today - 2 * DAY_MS };
+    const partial = { start: today + 2 * HOUR_MS, end: today + 3 * HOUR_MS, maintenance: true as const };
+    const days = dailyUptime(7, now, created, [], [window, pause, partial]);
+    // Oldest first: before creation, created, watched, paused, maintenance, watched, today.
+    expect(days.map((d) => d.uptimePct)).toEqual([null, 100, 100, null, null, 100, 100]);
+    expect(days.map((d) => d.maintenanceMs)).toEqual([0, 0, 0, 0, DAY_MS, 0, HOUR_MS]);
+  });
+
+  it('counts no maintenance before the monitor existed', () => {
+    const before = { start: created - DAY_MS, end: created + HOUR_MS, maintenance: true as const };
+    const days = dailyUptime(7, now, created, [], [before]);
+    expect(days[0]?.maintenanceMs).toBe(0);
+    expect(days[1]?.maintenanceMs).toBe(HOUR_MS);
   });
 });

@@ -3,6 +3,7 @@ import { getDb } from '@/lib/db/client';
 import { type FinishedRound, RoundLoop } from '@/lib/uptime/coordinator';
 import { rollupClosedHours } from '@/lib/uptime/metrics';
 import { hostedRegions, regionProbers } from '@/lib/uptime/probers';
+import { pruneUptimeHistory } from '@/lib/uptime/retention';
 
 /**
  * Uptime rounds run in a loop of their own rather than on the minute cron, which could not start
@@ -47,7 +48,10 @@ export const uptimeRoundsFunction = createFunction(
   },
 );
 
-/** Every 10 minutes: closed hours rolled into hourly buckets (raw results deleted), old buckets pruned. */
+/**
+ * Every 10 minutes: closed hours rolled into hourly buckets (raw results deleted), old buckets
+ * pruned, and the pauses, maintenance windows and unused domains nothing reads any more.
+ */
 export const uptimeRollupFunction = createFunction(
   {
     id: 'uptime-rollup',
@@ -55,7 +59,11 @@ export const uptimeRollupFunction = createFunction(
     retries: 2,
     triggers: [{ cron: '*/10 * * * *' }],
   },
-  async ({ step }) => step.run('rollup', async () => rollupClosedHours(await getDb(), Date.now())),
+  async ({ step }) => {
+    const rolled = await step.run('rollup', async () => rollupClosedHours(await getDb(), Date.now()));
+    const pruned = await step.run('prune', async () => pruneUptimeHistory(await getDb(), Date.now()));
+    return { ...rolled, prunedHistory: pruned };
+  },
 );
 
 // The embedded runner's loop: every round of every monitor, from the four regions, until the

@@ -2,9 +2,17 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
-import { probeHourlyBuckets, probeResults, uptimeMonitors } from '@/lib/db/schema';
+import {
+  domainRegistrations,
+  maintenanceWindows,
+  probeHourlyBuckets,
+  probeResults,
+  uptimeMonitors,
+  uptimePauses,
+} from '@/lib/db/schema';
 import { getMonitorMetrics, rollupClosedHours } from '@/lib/uptime/metrics';
-import { HOUR_MS, type HourlyBucket, type RawProbe, rollupHour } from '@/lib/uptime/rollup';
+import { pruneUptimeHistory } from '@/lib/uptime/retention';
+import { DAY_MS, HOUR_MS, type HourlyBucket, type RawProbe, rollupHour } from '@/lib/uptime/rollup';
 import { REGIONS } from '@/lib/uptime/types';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
@@ -169,4 +177,64 @@ it('prunes buckets older than 90 days', async () => {
   expect(pruned).toBe(1);
   expect((await stored()).some((b) => b.bucketStart === old)).toBe(false);
   expect(await stored()).toHaveLength(expected([H - 3 * HOUR_MS, H - 2 * HOUR_MS, H - HOUR_MS]).length);
+});
+
+it('prunes the pauses and maintenance windows older than every figure, and the domains nobody watches', async () => {
+  const old = H - 91 * DAY_MS;
+  const recent = H - 89 * DAY_MS;
+  const pauses = await db
+    .insert(uptimePauses)
+    .values([
+      {
+        tenant_id: tenantId,
+        monitor_id: monitorId,
+        reason: 'monitor',
+        started_at: old - DAY_MS,
+        ended_at: old,
+      },
+      { tenant_id: tenantId, monitor_id: monitorId, reason: 'monitor', started_at: old, ended_at: recent },
+    ])
+    .returning({ id: uptimePauses.id });
+  const window = (ends: number) => ({
+    tenant_id: tenantId,
+    site_id: siteId,
+    title: 'Work',
+    starts_at: ends - HOUR_MS,
+    ends_at: ends,
+    all_monitors: 1 as const,
+    created_at: ends - DAY_MS,
+    updated_at: ends - DAY_MS,
+  });
+  const windows = await db
+    .insert(maintenanceWindows)
+    .values([window(old), window(recent)])
+    .returning({ id: maintenanceWindows.id });
+  await db.update(uptimeMonitors).set({ domain: 'watched.example' }).where(eq(uptimeMonitors.id, monitorId));
+  const domain = (name: string, createdAt: number) => ({
+    domain: name,
+    next_check_at: H,
+    created_at: createdAt,
+  });
+  await db
+    .insert(domainRegistrations)
+    .values([
+      domain('watched.example', old),
+      domain('forgotten.example', H - 2 * DAY_MS),
+      domain('just-added.example', H - HOUR_MS),
+    ]);
+
+  expect(await pruneUptimeHistory(db, H)).toEqual({ pauses: 1, windows: 1, domains: 1 });
+  expect((await db.select({ id: uptimePauses.id }).from(uptimePauses)).map((r) => r.id)).toEqual([
+    pauses[1]!.id,
+  ]);
+  expect((await db.select({ id: maintenanceWindows.id }).from(maintenanceWindows)).map((r) => r.id)).toEqual([
+    windows[1]!.id,
+  ]);
+  const domains = await db
+    .select({ domain: domainRegistrations.domain })
+    .from(domainRegistrations)
+    .orderBy(asc(domainRegistrations.domain));
+  expect(domains.map((d) => d.domain)).toEqual(['just-added.example', 'watched.example']);
+  // Again: nothing left to prune.
+  expect(await pruneUptimeHistory(db, H)).toEqual({ pauses: 0, windows: 0, domains: 0 });
 });

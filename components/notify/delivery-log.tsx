@@ -10,13 +10,13 @@ import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { Badge, EmptyState, LoadError, Loading, Skeleton } from '@/components/ui/surface';
 import { WEBHOOK_KIND_LABELS } from '@/components/uptime/words';
 import { formatDateTime } from '@/lib/format';
-import { NOTIFICATION_KINDS, type NotificationKind } from '@/lib/notify/kinds';
+import { ORGANIZATION_KINDS, type OrganizationKind } from '@/lib/notify/kinds';
 import { ReceiverHealthBadges } from './receiver-health';
 
 const PATH = '/notifications/deliveries';
 const PAGE_SIZE = 50;
 
-export const KIND_LABELS: Record<NotificationKind, string> = {
+export const KIND_LABELS: Record<OrganizationKind, string> = {
   'uptime-down': 'Uptime: down',
   'uptime-recovered': 'Uptime: recovered',
   'certificate-expiring': 'Certificate expiring',
@@ -64,7 +64,7 @@ function retryText(d: Delivery): string {
 export function DeliveryLog({ query }: { query: QueryState }) {
   const siteId = query.siteId || undefined;
   const kind =
-    query.kind && (NOTIFICATION_KINDS as readonly string[]).includes(query.kind) ? query.kind : undefined;
+    query.kind && (ORGANIZATION_KINDS as readonly string[]).includes(query.kind) ? query.kind : undefined;
   const state = query.state && (STATES as string[]).includes(query.state) ? query.state : undefined;
   const api = withQuery('/v1/notifications/deliveries', {
     siteId,
@@ -90,7 +90,7 @@ export function DeliveryLog({ query }: { query: QueryState }) {
         </SelectField>
         <SelectField label="Kind" name="kind" defaultValue={kind ?? ''} className="w-56">
           <option value="">All kinds</option>
-          {NOTIFICATION_KINDS.map((k) => (
+          {ORGANIZATION_KINDS.map((k) => (
             <option key={k} value={k}>
               {KIND_LABELS[k]}
             </option>

@@ -83,6 +83,11 @@ const optionsOf = (page: StatusPage | null): PageOptions => ({
 });
 
 /** The snippet a site pastes to show the badge, linked to the page. */
+/** "3 email subscribers": confirmed addresses only, counted, never listed. */
+export function subscribersLine(count: number): string {
+  return `${count.toLocaleString('en-US')} email subscriber${count === 1 ? '' : 's'}`;
+}
+
 export function embedSnippet(page: Pick<StatusPage, 'url' | 'badgeUrl' | 'title'>): string {
   const alt = `${page.title}: status`.replace(/"/g, '&quot;');
   return `<a href="${page.url}"><img src="${page.badgeUrl}" alt="${alt}"></a>`;
@@ -206,6 +211,7 @@ function PageCard({
           <p className="mt-1 text-sm text-zinc-700">
             {page.monitorIds.length} monitor{page.monitorIds.length === 1 ? '' : 's'}: {names.join(', ')}
           </p>
+          <p className="mt-1 text-sm text-zinc-700">{subscribersLine(page.subscriberCount)}</p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {page.published ? <Badge tone="success">Published</Badge> : <Badge>Hidden</Badge>}
@@ -430,6 +436,10 @@ function PageForm({
           />
         ))}
       </fieldset>
+      <p className="text-sm text-zinc-600">
+        {editing ? `${subscribersLine(editing.subscriberCount)}. ` : ''}Visitors subscribe by email on the
+        public page and confirm their address; you see how many, never who, and cannot add addresses for them.
+      </p>
       <FormError>{errors.form}</FormError>
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant="primary" pending={pending}>

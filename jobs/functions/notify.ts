@@ -3,6 +3,7 @@ import { activeRunner, createFunction, onBoot } from '@/jobs/runtime';
 import { getDb } from '@/lib/db/client';
 import { type DeliveryOptions, deliverDue, deliveriesDue, dispatchEvents } from '@/lib/notify/deliver';
 import { pruneDeliveryHistory } from '@/lib/notify/retention';
+import { pruneUnconfirmedSubscribers } from '@/lib/notify/subscribers';
 import { reportAttachments } from '@/lib/reports/schedule';
 
 /**
@@ -75,7 +76,12 @@ export const notifyPruneFunction = createFunction(
   },
   async ({ event, step }) => {
     const now = typeof event.ts === 'number' ? event.ts : Date.now();
-    return step.run('prune', async () => pruneDeliveryHistory(await getDb(), now));
+    const pruned = await step.run('prune', async () => pruneDeliveryHistory(await getDb(), now));
+    // Status page subscriptions never confirmed, once their link expired (personal data kept for nothing).
+    const subscribers = await step.run('prune-subscribers', async () =>
+      pruneUnconfirmedSubscribers(await getDb(), now),
+    );
+    return { ...pruned, subscribers };
   },
 );
 

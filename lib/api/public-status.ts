@@ -100,7 +100,7 @@ const visitors = new LocalCounter({ flushEveryMs: 1_000, maxSubjects: 10_000 });
 
 const NOT_FOUND_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>No status page here</title></head><body><main><h1>No status page here</h1><p>This address does not hold a status page.</p></main></body></html>`;
 
-function notFound(rendition: Rendition): Response {
+export function notFound(rendition: Rendition): Response {
   if (rendition === 'html') {
     return new Response(NOT_FOUND_HTML, {
       status: 404,
@@ -122,13 +122,22 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
+/**
+ * Counts one request of the public status surface against its client address (the page, its files,
+ * the subscription pages of lib/api/public-subscribe.ts). The caller refuses past the limit
+ * (`refuseOverLimit`), after keeping the states for the answer's RateLimit headers.
+ */
+export async function countStatusVisit(req: Request): Promise<LimitState[]> {
+  const c = config();
+  const address = clientAddress(req.headers, c.trustedProxy);
+  // Without a client address (a test calling the handler directly) there is nobody to count.
+  return address ? [await visitors.hit(getDb, policy('status-page', c), address)] : [];
+}
+
 export async function servePublicStatus(req: Request, slug: string, rendition: Rendition): Promise<Response> {
   let limits: LimitState[] = [];
   try {
-    const c = config();
-    const address = clientAddress(req.headers, c.trustedProxy);
-    // Without a client address (a test calling the handler directly) there is nobody to count.
-    if (address) limits = [await visitors.hit(getDb, policy('status-page', c), address)];
+    limits = await countStatusVisit(req);
     refuseOverLimit(limits);
     const fingerprint = slugProblem(slug) === null ? await pages.fingerprint(await getDb(), slug) : undefined;
     if (!fingerprint) return withRateLimitHeaders(notFound(rendition), limits);

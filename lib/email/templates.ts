@@ -83,6 +83,30 @@ export function addressConfirmationMessage(input: {
   return { to: input.to, subject, text, html };
 }
 
+/**
+ * The mail a visitor gets after subscribing to a status page (lib/statuspages/subscribers.ts): its
+ * link opens a page on the status page's own address that confirms with a button. The page's title
+ * is the caller's (already made mail-safe); it is escaped here.
+ */
+export function subscriptionConfirmationMessage(input: {
+  to: string;
+  pageTitle: string;
+  confirmUrl: string;
+  expiresAt: number;
+}): MailMessage {
+  const subject = `Please confirm: updates from the status page ${input.pageTitle}`;
+  const expires = `${new Date(input.expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const what = `Someone, probably you, asked the status page "${input.pageTitle}" to mail this address when it reports an incident or scheduled maintenance.`;
+  const nothing = 'Nothing is sent to this address unless you confirm. Every mail has a link to unsubscribe.';
+  const ignore = `If you did not ask for this, ignore this message: the link expires on ${expires}.`;
+  const text = `${what}\n\n${nothing} To confirm, open this page and press Confirm:\n${input.confirmUrl}\n\n${ignore}`;
+  const html = layout(
+    subject,
+    `<p>${escapeHtml(what)}</p><p>${escapeHtml(nothing)}</p><p><a href="${escapeHtml(input.confirmUrl)}">Review and confirm</a></p><p style="color:#555;font-size:13px">${escapeHtml(ignore)}</p>`,
+  );
+  return { to: input.to, subject, text, html };
+}
+
 export function invitationMessage(input: {
   to: string;
   organizationName: string;

@@ -24,6 +24,11 @@ export interface SendMailOptions {
    * with the first send's id and not delivered again (https://resend.com/docs/dashboard/emails/idempotency-keys).
    */
   idempotencyKey?: string;
+  /**
+   * How the local outbox's log line names the recipient, in place of the address: a status page
+   * subscriber's address is personal data that is never logged in full.
+   */
+  logRecipient?: string;
 }
 
 /** A header value on one line: a CR or LF in a subject would start a header of its own. */
@@ -78,7 +83,7 @@ export async function sendMail(
     // The log line is how a self-hoster without a mail provider reads a sign-in code: it keeps it.
     const attached = files.map((f) => ` attachment="${f}"`).join('');
     console.log(
-      `mail to=${safe.to} subject="${safe.subject.replace(/"/g, "'")}"${attached}\n${message.text}`,
+      `mail to=${options.logRecipient ?? safe.to} subject="${safe.subject.replace(/"/g, "'")}"${attached}\n${message.text}`,
     );
     return { id: row!.id };
   }

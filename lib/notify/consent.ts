@@ -16,7 +16,14 @@ import { BusyError, ConflictError, DeliveryError, NotFoundError } from '@/lib/er
 import { NetError } from '@/lib/net';
 import { memberAddressesAmong, normalizeAddress } from '@/lib/orgs/addresses';
 import { mailOrganizationName, organizationName } from '@/lib/orgs/name';
-import { KIND_TOPIC, type MailTopic, type NotificationKind, RECIPIENT_LISTS, TOPIC_NAMES } from './kinds';
+import {
+  KIND_TOPIC,
+  type MailTopic,
+  type NotificationKind,
+  RECIPIENT_LISTS,
+  type SubscriberKind,
+  TOPIC_NAMES,
+} from './kinds';
 
 /**
  * Mail that protects its sender. Anyone who signs up owns an organization and could make Sitewatch
@@ -54,7 +61,8 @@ export const CONFIRMATION_LIMITS = {
   perAddress: 5,
 } as const;
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** How a confirmation token is stored: its SHA-256, never the token. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 type AddressRow = typeof notificationAddresses.$inferSelect;
 
@@ -109,38 +117,112 @@ export async function requestConfirmations(
   for (const row of due) await sendConfirmation(db, row, now);
 }
 
-/** How long until another confirmation may go to this address from this organization; 0: now. */
-async function confirmationWait(db: Db, tenantId: string, address: string, now: number): Promise<number> {
+/**
+ * Who asks an address to confirm: an organization's lists (`statusPageId` null), or one of its status
+ * pages for a visitor who subscribed (lib/statuspages/subscribers.ts). Each has its own limits; the
+ * limit per address counts every sender's mails together.
+ */
+export interface ConfirmationSender {
+  tenantId: string;
+  statusPageId: string | null;
+}
+
+/** A sender's limits over the last 24 hours (CONFIRMATION_LIMITS for an organization's lists). */
+export interface SenderLimits {
+  /** The same address, from the same sender: one at a time... */
+  addressCooldownMs: number;
+  /** ...and at most this many a day. */
+  perAddressAndSender: number;
+  /** One sender, to all the addresses it names. */
+  perSender: number;
+  /** One address, from every sender together. */
+  perAddress: number;
+}
+
+const ORGANIZATION_LIMITS: SenderLimits = {
+  addressCooldownMs: CONFIRMATION_LIMITS.addressCooldownMs,
+  perAddressAndSender: CONFIRMATION_LIMITS.perAddressAndOrganization,
+  perSender: CONFIRMATION_LIMITS.perOrganization,
+  perAddress: CONFIRMATION_LIMITS.perAddress,
+};
+
+/** How long until another confirmation may go to this address from this sender; 0: now. */
+async function confirmationWait(
+  db: Db,
+  sender: ConfirmationSender,
+  address: string,
+  limits: SenderLimits,
+  now: number,
+): Promise<number> {
   const since = now - DAY_MS;
+  const s = notificationConfirmationSends;
+  const ofSender =
+    sender.statusPageId === null
+      ? sql`(${s.tenant_id} = ${sender.tenantId} and ${s.status_page_id} is null)`
+      : sql`${s.status_page_id} = ${sender.statusPageId}`;
   const sends = await db
     .select({
-      tenant_id: notificationConfirmationSends.tenant_id,
-      address: notificationConfirmationSends.address,
-      sent_at: notificationConfirmationSends.sent_at,
+      status_page_id: s.status_page_id,
+      tenant_id: s.tenant_id,
+      address: s.address,
+      sent_at: s.sent_at,
     })
-    .from(notificationConfirmationSends)
-    .where(
-      and(
-        gt(notificationConfirmationSends.sent_at, since),
-        sql`(${notificationConfirmationSends.tenant_id} = ${tenantId} or ${notificationConfirmationSends.address} = ${address})`,
-      ),
-    )
-    .orderBy(notificationConfirmationSends.sent_at);
-  const same = sends.filter((s) => s.tenant_id === tenantId && s.address === address);
-  const ofOrg = sends.filter((s) => s.tenant_id === tenantId);
-  const toAddress = sends.filter((s) => s.address === address);
+    .from(s)
+    .where(and(gt(s.sent_at, since), sql`(${ofSender} or ${s.address} = ${address})`))
+    .orderBy(s.sent_at);
+  const mine = (r: (typeof sends)[number]) =>
+    sender.statusPageId === null
+      ? r.tenant_id === sender.tenantId && r.status_page_id === null
+      : r.status_page_id === sender.statusPageId;
+  const ofSenderRows = sends.filter(mine);
+  const same = ofSenderRows.filter((r) => r.address === address);
+  const toAddress = sends.filter((r) => r.address === address);
   // Each limit frees a place when its oldest counted send turns a day old.
   const waits = [0];
   const last = same.at(-1);
-  if (last) waits.push(last.sent_at + CONFIRMATION_LIMITS.addressCooldownMs - now);
+  if (last) waits.push(last.sent_at + limits.addressCooldownMs - now);
   for (const [list, cap] of [
-    [same, CONFIRMATION_LIMITS.perAddressAndOrganization],
-    [ofOrg, CONFIRMATION_LIMITS.perOrganization],
-    [toAddress, CONFIRMATION_LIMITS.perAddress],
+    [same, limits.perAddressAndSender],
+    [ofSenderRows, limits.perSender],
+    [toAddress, limits.perAddress],
   ] as const) {
     if (list.length >= cap) waits.push(list[list.length - cap]!.sent_at + DAY_MS - now);
   }
   return Math.max(...waits);
+}
+
+/**
+ * Takes a place for one confirmation mail within the sender's limits, or says how long until one is
+ * free. The limits are checked and the send counted under a per-sender lock, so two requests at once
+ * cannot both take the last place; `taken` (the new token's hash written) runs in that transaction,
+ * and the mail goes out after it. Resolves to 0 when the place was taken, else the wait in ms.
+ */
+export async function takeConfirmationPlace(
+  db: Db,
+  sender: ConfirmationSender,
+  address: string,
+  limits: SenderLimits,
+  now: number,
+  taken: (tx: Db) => Promise<unknown>,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(${CONFIRMATION_LOCK}, hashtext(${sender.statusPageId ?? sender.tenantId}))`,
+    );
+    const waitMs = await confirmationWait(tx, sender, address, limits, now);
+    if (waitMs > 0) return waitMs;
+    await tx
+      .delete(notificationConfirmationSends)
+      .where(lt(notificationConfirmationSends.sent_at, now - 2 * DAY_MS));
+    await tx.insert(notificationConfirmationSends).values({
+      tenant_id: sender.tenantId,
+      status_page_id: sender.statusPageId,
+      address,
+      sent_at: now,
+    });
+    await taken(tx);
+    return 0;
+  });
 }
 
 type SendResult = { ok: true } | { ok: false; error: string; retryAfterMs: number | null };
@@ -153,27 +235,23 @@ type SendResult = { ok: true } | { ok: false; error: string; retryAfterMs: numbe
 async function sendConfirmation(db: Db, row: AddressRow, now: number): Promise<SendResult> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = now + CONFIRMATION_TTL_MS;
-  const wait = await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${CONFIRMATION_LOCK}, hashtext(${row.tenant_id}))`);
-    const waitMs = await confirmationWait(tx, row.tenant_id, row.address, now);
-    if (waitMs > 0) return waitMs;
-    await tx
-      .delete(notificationConfirmationSends)
-      .where(lt(notificationConfirmationSends.sent_at, now - 2 * DAY_MS));
-    await tx
-      .insert(notificationConfirmationSends)
-      .values({ tenant_id: row.tenant_id, address: row.address, sent_at: now });
-    await tx
-      .update(notificationAddresses)
-      .set({
-        confirm_token_hash: hashToken(token),
-        confirm_sent_at: now,
-        confirm_expires_at: expiresAt,
-        confirm_error: null,
-      })
-      .where(eq(notificationAddresses.id, row.id));
-    return 0;
-  });
+  const wait = await takeConfirmationPlace(
+    db,
+    { tenantId: row.tenant_id, statusPageId: null },
+    row.address,
+    ORGANIZATION_LIMITS,
+    now,
+    (tx) =>
+      tx
+        .update(notificationAddresses)
+        .set({
+          confirm_token_hash: hashToken(token),
+          confirm_sent_at: now,
+          confirm_expires_at: expiresAt,
+          confirm_error: null,
+        })
+        .where(eq(notificationAddresses.id, row.id)),
+  );
   if (wait > 0) {
     const error = `confirmation mail not sent: the limit of confirmation mails was reached; it can be sent again after ${new Date(now + wait).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
     await recordError(db, row.id, error);
@@ -473,7 +551,7 @@ export type MailConsent =
 export async function mailConsent(
   db: Db,
   { tenantId, email }: { tenantId: string; email: string },
-  kind: NotificationKind | 'test',
+  kind: Exclude<NotificationKind, SubscriberKind> | 'test',
   now = Date.now(),
 ): Promise<MailConsent> {
   const address = normalizeAddress(email);

@@ -25,12 +25,19 @@ import {
 } from './breaker';
 import { mailConsent } from './consent';
 import type { Unsubscribe } from './formats/email';
-import { isNotificationKind, KIND_RECEIVERS, storedNotification, TOPIC_NAMES } from './kinds';
+import {
+  isNotificationKind,
+  isSubscriberKind,
+  KIND_RECEIVERS,
+  storedNotification,
+  TOPIC_NAMES,
+} from './kinds';
 import { buildMessage } from './message';
 import { resolveReceivers } from './receivers';
 import { DELIVERY_LEASE_MS, MAX_DELIVERY_ATTEMPTS, retryDelayMs } from './retry';
 import { type SendOutcome, sendToTarget, type Target } from './send';
 import { activeSecrets, signingSecrets } from './signing';
+import { maskAddress, subscriberConsent } from './subscribers';
 import { elideUrlPath, type WebhookKind } from './webhook';
 
 /**
@@ -556,7 +563,19 @@ async function deliverOne(
   });
   let target: Target;
   let unsubscribe: Unsubscribe | undefined;
-  if (delivery.channel === 'email') {
+  let logRecipient: string | undefined;
+  if (delivery.channel === 'email' && isSubscriberKind(notification.kind)) {
+    // A status page subscriber: still subscribed and the page still published, asked right before.
+    const consent = await subscriberConsent(db, {
+      tenantId: delivery.tenant_id,
+      pageId: (event.payload as { statusPageId?: unknown }).statusPageId,
+      email: delivery.target,
+    });
+    if ('refused' in consent) return record(db, delivery, { cancelled: consent.refused }, now);
+    unsubscribe = { url: consent.unsubscribeUrl, topicName: `updates of ${consent.pageTitle}` };
+    logRecipient = maskAddress(delivery.target);
+    target = { channel: 'email', address: delivery.target };
+  } else if (delivery.channel === 'email' && !isSubscriberKind(notification.kind)) {
     // Asked right before sending: an outside address that has not confirmed, or any address that
     // unsubscribed meanwhile, gets nothing, and the delivery log says why.
     const consent = await mailConsent(
@@ -589,6 +608,7 @@ async function deliverOne(
     signingSecrets: secrets,
     attachments: attachments.files,
     ...(unsubscribe ? { unsubscribe } : {}),
+    ...(logRecipient ? { logRecipient } : {}),
     ...(target.channel === 'email' ? { logo: await ctx.organizationLogo(delivery.tenant_id) } : {}),
     now,
     ...(options.allowPrivate === undefined ? {} : { allowPrivate: options.allowPrivate }),

@@ -18,6 +18,8 @@ export const NOTIFICATION_KINDS = [
   'perf-regression',
   'search-traffic-drop',
   'stakeholder-report',
+  'status-incident',
+  'status-maintenance',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -38,9 +40,27 @@ export type RecipientList = (typeof RECIPIENT_LISTS)[number];
 export const WEBHOOK_LISTS = ['uptimeWebhooks', 'searchAlertWebhooks', 'perfAlertWebhooks'] as const;
 export type WebhookList = (typeof WEBHOOK_LISTS)[number];
 
+/** The kinds that go to a status page's subscribers (./subscribers.ts), never to the organization. */
+export const SUBSCRIBER_KINDS = ['status-incident', 'status-maintenance'] as const;
+export type SubscriberKind = (typeof SUBSCRIBER_KINDS)[number];
+export const isSubscriberKind = (kind: string): kind is SubscriberKind =>
+  (SUBSCRIBER_KINDS as readonly string[]).includes(kind);
+
+/**
+ * The kinds the organization's own receivers get, and its delivery log shows: a subscriber's
+ * delivery names their address, which the organization never sees (only how many subscribed).
+ */
+export const ORGANIZATION_KINDS = NOTIFICATION_KINDS.filter(
+  (k): k is Exclude<NotificationKind, SubscriberKind> => !isSubscriberKind(k),
+) as [Exclude<NotificationKind, SubscriberKind>, ...Exclude<NotificationKind, SubscriberKind>[]];
+export type OrganizationKind = Exclude<NotificationKind, SubscriberKind>;
+
 export interface KindReceivers {
-  /** The settings list of recipients, or `admins`: the organization's owners and admins. */
-  recipients: RecipientList | 'admins';
+  /**
+   * The settings list of recipients, `admins` (the organization's owners and admins), or
+   * `subscribers`: the confirmed subscribers of the status page the payload names.
+   */
+  recipients: RecipientList | 'admins' | 'subscribers';
   /** The settings list of webhooks, or null when the kind goes to people only. */
   webhooks: WebhookList | null;
   /** A monitor's `alertEmails` and `alertWebhooks`, carried in the payload, are added on top. */
@@ -73,6 +93,8 @@ export const KIND_RECEIVERS: Record<NotificationKind, KindReceivers> = {
     monitorTargets: false,
   },
   'stakeholder-report': { recipients: 'reportRecipients', webhooks: null, monitorTargets: false },
+  'status-incident': { recipients: 'subscribers', webhooks: null, monitorTargets: false },
+  'status-maintenance': { recipients: 'subscribers', webhooks: null, monitorTargets: false },
 };
 
 /**
@@ -82,7 +104,8 @@ export const KIND_RECEIVERS: Record<NotificationKind, KindReceivers> = {
 export const MAIL_TOPICS = ['uptime', 'crawl', 'search', 'performance', 'report', 'billing', 'all'] as const;
 export type MailTopic = (typeof MAIL_TOPICS)[number];
 
-export const KIND_TOPIC: Record<NotificationKind | 'test', MailTopic> = {
+/** Subscriber mail has its own consent and unsubscribe (./subscribers.ts): no topic of the organization's. */
+export const KIND_TOPIC: Record<Exclude<NotificationKind, SubscriberKind> | 'test', MailTopic> = {
   'uptime-down': 'uptime',
   'uptime-recovered': 'uptime',
   'certificate-expiring': 'uptime',
@@ -117,6 +140,8 @@ export const HTTP_EVENT_TYPES: Record<NotificationKind | 'test', string> = {
   'perf-regression': 'performance.regression',
   'search-traffic-drop': 'search.traffic_drop',
   'stakeholder-report': 'report.monthly',
+  'status-incident': 'status_page.incident',
+  'status-maintenance': 'status_page.maintenance',
   test: 'notification.test',
 };
 
@@ -281,6 +306,38 @@ export interface StakeholderReportPayload {
   period: string;
 }
 
+/** What a status page's subscribers are told of: where, and which page to open (./subscribers.ts). */
+export interface StatusPageNews {
+  statusPageId: string;
+  pageTitle: string;
+  /** The page's slug when queued; the mail links to /status/{slug}. */
+  slug: string;
+}
+
+/** An incident on a status page opened, updated or resolved, as the page words it. */
+export interface StatusIncidentPayload extends StatusPageNews {
+  incidentId: string;
+  event: 'opened' | 'update' | 'resolved';
+  /** The incident as the page names it: a manual incident's title, a monitor's name and cause. */
+  name: string;
+  /** The update's status and message, for an update (and a manual incident's first words). */
+  status?: 'investigating' | 'identified' | 'monitoring' | 'resolved' | null;
+  message?: string | null;
+  startedAt: number;
+  resolvedAt?: number | null;
+}
+
+/** A maintenance window announced on a status page. */
+export interface StatusMaintenancePayload extends StatusPageNews {
+  windowId: string;
+  event: 'scheduled' | 'started';
+  title: string;
+  startsAt: number;
+  endsAt: number;
+  /** The page's services it covers, by their names on the page. */
+  services: string[];
+}
+
 // ---- a notification: a kind and its payload ------------------------------------------------------
 
 /** Each kind's payload. */
@@ -294,6 +351,8 @@ export interface NotificationPayloads {
   'perf-regression': PerfRegressionPayload;
   'search-traffic-drop': SearchTrafficDropPayload;
   'stakeholder-report': StakeholderReportPayload;
+  'status-incident': StatusIncidentPayload;
+  'status-maintenance': StatusMaintenancePayload;
 }
 
 /** A notification as a producer queues it, discriminated by its kind. */

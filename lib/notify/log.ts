@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import { openWebhookUrl } from '@/lib/crypto/webhook-urls';
 import type { Db } from '@/lib/db/client';
 import { decodeCursor, encodeCursor } from '@/lib/db/cursor';
@@ -12,7 +12,7 @@ import {
 } from '@/lib/db/schema';
 import { type AlertedReceiver, DELIVERY_STATES, type EventAlerts } from './alerted';
 import { type CircuitState, circuitState } from './breaker';
-import type { NotificationKind } from './kinds';
+import { type OrganizationKind, SUBSCRIBER_KINDS } from './kinds';
 import { MAX_DELIVERY_ATTEMPTS } from './retry';
 import { elideUrlPath, type WebhookKind } from './webhook';
 
@@ -74,7 +74,7 @@ export function healthView(row: ReceiverRow, now: number): ReceiverHealthView {
 export interface DeliveryLogEntry {
   id: string;
   eventId: string;
-  kind: NotificationKind;
+  kind: OrganizationKind;
   siteId: string | null;
   hostname: string | null;
   receiver: DeliveryReceiver;
@@ -98,7 +98,7 @@ export interface DeliveryPage {
 
 export interface DeliveryQuery {
   siteId?: string;
-  kind?: NotificationKind;
+  kind?: OrganizationKind;
   state?: DeliveryState;
   limit?: number;
   cursor?: string;
@@ -118,7 +118,11 @@ export async function listDeliveries(
 ): Promise<DeliveryPage> {
   const limit = query.limit ?? DEFAULT_DELIVERIES_PAGE;
   const d = notificationDeliveries;
-  const conditions: (SQL | undefined)[] = [eq(d.tenant_id, tenantId)];
+  // A status page subscriber's deliveries are not the organization's to read (their address).
+  const conditions: (SQL | undefined)[] = [
+    eq(d.tenant_id, tenantId),
+    notInArray(d.kind, [...SUBSCRIBER_KINDS]),
+  ];
   if (query.siteId) conditions.push(eq(d.site_id, query.siteId));
   if (query.kind) conditions.push(eq(d.kind, query.kind));
   if (query.state) conditions.push(eq(d.state, query.state));
@@ -179,7 +183,7 @@ export async function listDeliveries(
     return {
       id: delivery.id,
       eventId: delivery.event_id,
-      kind: delivery.kind as NotificationKind,
+      kind: delivery.kind as OrganizationKind,
       siteId: delivery.site_id,
       hostname: hostname ?? null,
       receiver,

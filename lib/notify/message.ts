@@ -28,6 +28,8 @@ export interface Message {
   organizationName: string;
   /** The http webhook body's `data`: the event's own fields, without other receivers' addresses. */
   data: Record<string, unknown>;
+  /** Why the receiver gets it, where the mail says so; absent: the organization's settings chose them. */
+  footer?: string;
 }
 
 /** The tone in a word, where a format shows it as text (email, Teams). */
@@ -90,7 +92,10 @@ function publicData(payload: object): Record<string, unknown> {
   return rest;
 }
 
-type Draft = Pick<Message, 'title' | 'summary' | 'tone' | 'facts'> & { path: string; linkLabel: string };
+type Draft = Pick<Message, 'title' | 'summary' | 'tone' | 'facts' | 'footer'> & {
+  path: string;
+  linkLabel: string;
+};
 /** What a message is made for: a notification's kind, or a test send. */
 type MessageKind = keyof StoredPayloads;
 
@@ -428,6 +433,80 @@ function testDraft(
   };
 }
 
+const STATUS_WORDS: Record<string, string> = {
+  investigating: 'Investigating',
+  identified: 'Identified',
+  monitoring: 'Monitoring',
+  resolved: 'Resolved',
+};
+
+/** Why a status page subscriber gets the mail: they asked for it on the page (no dashboard link). */
+const subscriberFooter = (pageTitle: string) =>
+  `You receive this because you subscribed to the status page ${pageTitle} and confirmed your address.`;
+
+const pagePath = (slug: unknown, anchor: string) =>
+  `/status/${encodeURIComponent(str(slug) ?? '')}${anchor ? `#${anchor}` : ''}`;
+
+/** A status page's incident, for its subscribers: only what the page itself shows. */
+function statusIncident(p: StoredPayloads['status-incident']): Draft {
+  const page = str(p.pageTitle) ?? 'the status page';
+  const name = str(p.name) ?? 'Incident';
+  const status = p.status ? (STATUS_WORDS[p.status] ?? p.status) : null;
+  const heading =
+    p.event === 'resolved'
+      ? `Resolved: ${name}`
+      : p.event === 'update'
+        ? `${status ?? 'Update'}: ${name}`
+        : `Incident: ${name}`;
+  const summary =
+    p.event === 'resolved'
+      ? `${name} on ${page} is resolved${num(p.startedAt) !== null && num(p.resolvedAt) !== null ? ` after ${formatDuration((p.resolvedAt as number) - (p.startedAt as number))}` : ''}.`
+      : p.event === 'update'
+        ? `An update on ${name}, posted on ${page}.`
+        : `${page} reports an incident: ${name}.`;
+  return {
+    title: `${page}: ${heading}`,
+    summary,
+    tone:
+      p.event === 'resolved' || p.status === 'resolved' ? 'success' : p.event === 'opened' ? 'alert' : 'info',
+    facts: [
+      { label: 'Status', value: status ?? '' },
+      { label: 'Message', value: str(p.message) ?? '' },
+      { label: 'Started', value: num(p.startedAt) === null ? '' : formatTime(p.startedAt as number) },
+      { label: 'Resolved', value: num(p.resolvedAt) === null ? '' : formatTime(p.resolvedAt as number) },
+    ],
+    path: pagePath(p.slug, str(p.incidentId) ? `incident-${p.incidentId}` : ''),
+    linkLabel: 'Open the status page',
+    footer: subscriberFooter(page),
+  };
+}
+
+/** A maintenance window announced on a status page, for its subscribers. */
+function statusMaintenance(p: StoredPayloads['status-maintenance']): Draft {
+  const page = str(p.pageTitle) ?? 'the status page';
+  const title = str(p.title) ?? 'Maintenance';
+  const starts = num(p.startsAt);
+  const ends = num(p.endsAt);
+  const services = (Array.isArray(p.services) ? p.services : []).filter((s) => typeof s === 'string');
+  return {
+    title: `${page}: ${p.event === 'started' ? 'Maintenance under way' : 'Maintenance scheduled'}: ${title}`,
+    summary:
+      p.event === 'started'
+        ? `Maintenance on ${page} has started${ends === null ? '' : ` and is planned to end ${formatTime(ends)}`}.`
+        : `Maintenance is scheduled on ${page}${starts === null ? '' : ` from ${formatTime(starts)}`}${ends === null ? '' : ` to ${formatTime(ends)}`}.`,
+    tone: 'info',
+    facts: [
+      { label: 'Maintenance', value: title },
+      { label: 'Starts', value: starts === null ? '' : formatTime(starts) },
+      { label: 'Ends', value: ends === null ? '' : formatTime(ends) },
+      { label: 'Services', value: services.join(', ') },
+    ],
+    path: pagePath(p.slug, ''),
+    linkLabel: 'Open the status page',
+    footer: subscriberFooter(page),
+  };
+}
+
 type Drafter<K extends MessageKind> = (
   payload: StoredPayloads[K],
   site: string,
@@ -446,6 +525,8 @@ const DRAFTS: { [K in MessageKind]: Drafter<K> } = {
   'perf-regression': perfRegression,
   'search-traffic-drop': searchTrafficDrop,
   'stakeholder-report': stakeholderReport,
+  'status-incident': statusIncident,
+  'status-maintenance': statusMaintenance,
   test: testDraft,
 };
 
@@ -475,6 +556,7 @@ export function buildMessage<K extends MessageKind>(
     facts: draft.facts.filter((f) => f.value !== ''),
     link: { url, label: draft.linkLabel },
     organizationName,
+    ...(draft.footer ? { footer: draft.footer } : {}),
     data: {
       ...publicData(payload),
       // Structured data, never rendered by Sitewatch: the name as the organization wrote it.

@@ -5,6 +5,7 @@ import { members, users } from '@/lib/db/schema';
 import type { KindReceivers, RecipientList, WebhookList } from './kinds';
 import { type NotificationSettings, orgSettings, type Recipient, siteOverride } from './settings';
 import { readStoredWebhooks } from './stored-webhooks';
+import { subscriberReceivers } from './subscribers';
 import type { NotificationWebhook } from './webhook';
 
 /**
@@ -57,6 +58,9 @@ export async function resolveReceivers(
   event: { tenantId: string; siteId: string | null; payload: Record<string, unknown> },
   rule: KindReceivers,
 ): Promise<Receiver[]> {
+  // A status page's news goes to its subscribers alone: no list or webhook of the organization.
+  if (rule.recipients === 'subscribers')
+    return subscriberReceivers(db, event.tenantId, event.payload.statusPageId);
   const { lists } = await effectiveSettings(db, { tenantId: event.tenantId, siteId: event.siteId });
   const recipients: Recipient[] =
     rule.recipients === 'admins' ? [] : lists.flatMap((s) => s[rule.recipients as RecipientList]);

@@ -47,6 +47,8 @@ export interface SendOptions {
   attachments?: MailAttachment[];
   /** An email's one-click unsubscribe (lib/notify/consent.ts): its link and List-Unsubscribe headers. */
   unsubscribe?: Unsubscribe;
+  /** How the local outbox's log line names an email's recipient (lib/email/transport.ts). */
+  logRecipient?: string;
   /** The organization's logo, shown at the top of an email (an inline attachment); webhooks show none. */
   logo?: { contentType: string; image: Uint8Array } | null;
 }
@@ -158,7 +160,10 @@ async function sendEmail(
         : []),
     ];
     if (files.length) mail.attachments = files;
-    await sendMail(db, mail, { idempotencyKey: options.idempotencyKey });
+    await sendMail(db, mail, {
+      idempotencyKey: options.idempotencyKey,
+      ...(options.logRecipient ? { logRecipient: options.logRecipient } : {}),
+    });
     return { ok: true, status: null, detail: 'accepted by the mail transport' };
   } catch (error) {
     if (error instanceof MailDeliveryError) {

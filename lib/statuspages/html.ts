@@ -92,17 +92,27 @@ background:var(--tipbg);color:var(--tipfg);font-size:.8125rem;line-height:1.4;bo
 .updates{list-style:none;margin:.5rem 0 0;padding:0 0 0 .75rem;border-left:2px solid var(--line)}
 .updates li{margin-top:.5rem}.updates p{margin:.125rem 0 0;color:var(--fg);overflow-wrap:anywhere}
 .incidents .said{color:var(--muted)}.said strong{color:var(--fg)}
+.subscribe form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
+.subscribe label{display:block;font-size:.875rem;font-weight:600;margin-bottom:.25rem}
+.subscribe input{font:inherit;padding:.5rem .75rem;border:1px solid var(--muted);border-radius:.5rem;background:var(--card);
+color:var(--fg);width:18rem;max-width:100%}
+button{font:inherit;font-weight:600;padding:.5rem 1rem;border-radius:.5rem;border:0;background:#1d4ed8;color:#fff;cursor:pointer}
+input:focus-visible,button:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
+.note{color:var(--muted);font-size:.875rem}
 footer{margin-top:2.5rem;color:var(--muted);font-size:.875rem}
 footer a{margin-right:1rem}
 @media (max-width:30rem){.bars{gap:1px}.bars>li{border-radius:1px}}
 ${MAINTENANCE_STYLE}`;
 
-/** The page's policy: no script, no frame, no form, nothing fetched but this one style block. */
+/**
+ * The page's policy: no script, no frame, nothing fetched but this one style block, and forms (the
+ * subscribe form, the buttons of the subscription pages) posting to this origin only.
+ */
 export const PAGE_CSP = [
   "default-src 'none'",
   `style-src ${cspHash(STYLE)}`,
   "base-uri 'none'",
-  "form-action 'none'",
+  "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
 
@@ -246,6 +256,20 @@ function incidentItem(incident: PublicIncident, at: number): string {
 }
 
 /**
+ * The no-script subscribe form: a form-encoded POST to /status/{slug}/subscribe on this origin (the
+ * policy's form-action), answered by a page of its own (lib/api/public-subscribe.ts). The page is the
+ * same for every visitor and cached as such: the form carries nothing of anyone.
+ */
+export function subscribeSection(base: string, problem?: string): string {
+  const invalid = problem ? ` aria-invalid="true" aria-describedby="email-problem"` : '';
+  return `<section id="subscribe" class="subscribe" aria-labelledby="subscribe-heading"><h2 id="subscribe-heading">Get updates by email</h2>
+<p class="note">We mail you when an incident is opened, updated or resolved, and when maintenance is scheduled. You confirm your address first; every mail has a link to unsubscribe.</p>
+<form method="post" action="${base}/subscribe"><div><label for="email">Email address</label>
+<input id="email" name="email" type="email" required maxlength="254" autocomplete="email"${invalid}></div>
+<button type="submit">Subscribe</button></form>${problem ? `<p id="email-problem" class="note"><strong>${e(problem)}</strong></p>` : ''}</section>`;
+}
+
+/**
  * The whole document. It states no "as of" time: it is served from the cache for as long as nothing
  * on it changes (lib/statuspages/fingerprint.ts), so the render time would only mislead.
  */
@@ -269,7 +293,8 @@ ${status.monitors.length ? `<ul class="monitors">${status.monitors.map((m) => mo
 </section>
 <section id="incidents" aria-labelledby="incidents-heading"><h2 id="incidents-heading">Incidents, last 90 days</h2>
 ${incidents.length ? `<ol class="incidents">${incidents.map((i) => incidentItem(i, status.at)).join('')}</ol>` : '<p>No incidents in the last 90 days.</p>'}
-</section></main>
+</section>
+${subscribeSection(base)}</main>
 <footer><a href="${base}/feed.atom">Atom feed</a><a href="${base}/summary.json">JSON</a><a href="${base}/badge.svg">Badge</a>
 <p>Status page by Sitewatch.</p></footer></div></body></html>`;
 }

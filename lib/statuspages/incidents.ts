@@ -10,6 +10,7 @@ import {
 } from '@/lib/db/schema';
 import { ConflictError, NotFoundError } from '@/lib/errors';
 import { CAUSES } from '@/lib/notify/message';
+import { queuePageIncidentNews } from '@/lib/notify/subscribers';
 import { incidentsOverlapping } from '@/lib/uptime/metrics';
 import { DAY_MS } from '@/lib/uptime/rollup';
 import {
@@ -129,10 +130,36 @@ export async function openManualIncident(
       message: input.message,
       created_at: now,
     });
+    // The page's subscribers hear of it, queued with it (lib/notify/subscribers.ts).
+    await queuePageIncidentNews(
+      tx,
+      page,
+      {
+        incidentId: incident!.id,
+        event: input.status === 'resolved' ? 'resolved' : 'opened',
+        name: { title: input.title },
+        status: input.status,
+        message: input.message,
+        startedAt: now,
+        resolvedAt: input.status === 'resolved' ? now : null,
+      },
+      `${incident!.id}:opened`,
+      now,
+    );
     return incident!.id;
   });
   return viewOf(db, page, id, now);
 }
+
+type FoundIncident =
+  | { kind: 'manual'; resolvedAt: number | null; startedAt: number; title: string }
+  | {
+      kind: 'monitor';
+      resolvedAt: number | null;
+      startedAt: number;
+      monitorId: string;
+      cause: string | null;
+    };
 
 /**
  * Which incident `incidentId` names on this page: one of its manual incidents, or a consensus
@@ -144,9 +171,13 @@ async function findPageIncident(
   page: StatusPage,
   incidentId: string,
   from: number,
-): Promise<{ kind: 'manual' | 'monitor'; resolvedAt: number | null }> {
+): Promise<FoundIncident> {
   const [manual] = await db
-    .select({ resolvedAt: statusPageIncidents.resolved_at })
+    .select({
+      resolvedAt: statusPageIncidents.resolved_at,
+      startedAt: statusPageIncidents.started_at,
+      title: statusPageIncidents.title,
+    })
     .from(statusPageIncidents)
     .where(
       and(
@@ -156,9 +187,14 @@ async function findPageIncident(
         or(isNull(statusPageIncidents.resolved_at), gt(statusPageIncidents.resolved_at, from)),
       ),
     );
-  if (manual) return { kind: 'manual', resolvedAt: manual.resolvedAt };
+  if (manual) return { kind: 'manual', ...manual };
   const [consensus] = await db
-    .select({ resolvedAt: uptimeIncidents.recovered_at })
+    .select({
+      resolvedAt: uptimeIncidents.recovered_at,
+      startedAt: uptimeIncidents.down_at,
+      monitorId: uptimeIncidents.monitor_id,
+      cause: uptimeIncidents.cause,
+    })
     .from(uptimeIncidents)
     .where(
       and(
@@ -174,7 +210,7 @@ async function findPageIncident(
         ),
       ),
     );
-  if (consensus) return { kind: 'monitor', resolvedAt: consensus.resolvedAt };
+  if (consensus) return { kind: 'monitor', ...consensus };
   throw new NotFoundError(INCIDENT_NOT_FOUND);
 }
 
@@ -196,20 +232,45 @@ export async function postIncidentUpdate(
     throw new ConflictError('status: the incident is resolved; open a new incident for a new problem');
   }
   await db.transaction(async (tx) => {
-    await tx.insert(statusPageIncidentUpdates).values({
-      tenant_id: tenantId,
-      status_page_id: page.id,
-      ...(incident.kind === 'manual' ? { page_incident_id: incidentId } : { uptime_incident_id: incidentId }),
-      status: input.status,
-      message: input.message,
-      created_at: now,
-    });
-    if (incident.kind === 'manual' && incident.resolvedAt === null && input.status === 'resolved') {
+    const [update] = await tx
+      .insert(statusPageIncidentUpdates)
+      .values({
+        tenant_id: tenantId,
+        status_page_id: page.id,
+        ...(incident.kind === 'manual'
+          ? { page_incident_id: incidentId }
+          : { uptime_incident_id: incidentId }),
+        status: input.status,
+        message: input.message,
+        created_at: now,
+      })
+      .returning({ id: statusPageIncidentUpdates.id });
+    const resolves =
+      incident.kind === 'manual' && incident.resolvedAt === null && input.status === 'resolved';
+    if (resolves) {
       await tx
         .update(statusPageIncidents)
         .set({ resolved_at: now })
         .where(and(eq(statusPageIncidents.tenant_id, tenantId), eq(statusPageIncidents.id, incidentId)));
     }
+    await queuePageIncidentNews(
+      tx,
+      page,
+      {
+        incidentId,
+        event: resolves ? 'resolved' : 'update',
+        name:
+          incident.kind === 'manual'
+            ? { title: incident.title }
+            : { monitorId: incident.monitorId, cause: incident.cause },
+        status: input.status,
+        message: input.message,
+        startedAt: incident.startedAt,
+        resolvedAt: resolves ? now : incident.resolvedAt,
+      },
+      `update:${update!.id}`,
+      now,
+    );
   });
   return viewOf(db, page, incidentId, now);
 }

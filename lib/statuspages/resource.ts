@@ -7,7 +7,7 @@ export function publicUrl(slug: string, file = ''): string {
 }
 
 /** Spec: StatusPage (lib/api/schemas/statuspages.ts proves the shapes equal). */
-export function statusPageView(page: StatusPage, monitorIds: string[]) {
+export function statusPageView(page: StatusPage, monitorIds: string[], subscriberCount: number) {
   return {
     id: page.id,
     slug: page.slug,
@@ -22,6 +22,8 @@ export function statusPageView(page: StatusPage, monitorIds: string[]) {
     showMonitorUrls: page.show_monitor_urls === 1,
     createdAt: page.created_at,
     updatedAt: page.updated_at,
+    /** Confirmed subscribers (./subscribers.ts): how many, never who. */
+    subscriberCount,
   };
 }
 export type StatusPageView = ReturnType<typeof statusPageView>;

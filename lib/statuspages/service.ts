@@ -6,6 +6,7 @@ import { isUniqueViolation } from '@/lib/db/unique';
 import { ConflictError, InvalidError, NotFoundError } from '@/lib/errors';
 import { MAX_STATUS_PAGES_LIST } from './limits';
 import { type StatusPageView, statusPageView } from './resource';
+import { subscriberCounts } from './subscribers';
 
 /*
  * An organization's status pages (issue 26 item 1). Every query filters on the tenant; a page of
@@ -119,7 +120,7 @@ export async function createStatusPage(
       .returning();
     if (!page) throw slugTaken(input.slug);
     await replaceMonitors(tx, tenantId, page.id, monitorIds);
-    return statusPageView(page, monitorIds);
+    return statusPageView(page, monitorIds, 0);
   });
 }
 
@@ -157,9 +158,14 @@ export async function listStatusPages(
     tenantId,
     page.map((p) => p.id),
   );
+  const subscribers = await subscriberCounts(
+    db,
+    tenantId,
+    page.map((p) => p.id),
+  );
   const last = page[page.length - 1];
   return {
-    statusPages: page.map((p) => statusPageView(p, monitors.get(p.id) ?? [])),
+    statusPages: page.map((p) => statusPageView(p, monitors.get(p.id) ?? [], subscribers.get(p.id) ?? 0)),
     nextCursor: rows.length > limit && last ? encodeCursor([last.created_at, last.id]) : null,
   };
 }
@@ -169,7 +175,11 @@ export async function getStatusPage(
   { tenantId, id }: { tenantId: string; id: string },
 ): Promise<StatusPageView> {
   const page = await findPage(db, { tenantId, id });
-  return statusPageView(page, (await monitorIdsOf(db, tenantId, [page.id])).get(page.id) ?? []);
+  return statusPageView(
+    page,
+    (await monitorIdsOf(db, tenantId, [page.id])).get(page.id) ?? [],
+    (await subscriberCounts(db, tenantId, [page.id])).get(page.id) ?? 0,
+  );
 }
 
 export async function updateStatusPage(
@@ -202,6 +212,7 @@ export async function updateStatusPage(
       return statusPageView(
         page,
         monitorIds ?? (await monitorIdsOf(tx, tenantId, [page.id])).get(page.id) ?? [],
+        (await subscriberCounts(tx, tenantId, [page.id])).get(page.id) ?? 0,
       );
     });
   } catch (error) {
@@ -210,6 +221,7 @@ export async function updateStatusPage(
   }
 }
 
+/** Deleting a page deletes its subscribers with it (status_page_subscribers cascades). */
 export async function deleteStatusPage(
   db: Db,
   { tenantId, id }: { tenantId: string; id: string },
@@ -224,3 +236,5 @@ export async function deleteStatusPage(
 
 // What a page says of incidents (./incidents.ts), through this one entry for routes.
 export { listPageIncidents, openManualIncident, postIncidentUpdate } from './incidents';
+// Visitors subscribing by email (./subscribers.ts), for the public routes.
+export { confirmationOf, subscribe, unsubscribeOf } from './subscribers';

@@ -6,6 +6,7 @@ import { queryRows } from '@/lib/db/rows';
 import { type UptimeMonitor, uptimeIncidents, uptimeMonitors, uptimePauses } from '@/lib/db/schema';
 import { InvalidError } from '@/lib/errors';
 import { enqueueNotification } from '@/lib/notify/outbox';
+import { queueMonitorIncidentNews } from '@/lib/notify/subscribers';
 import { PINGS_PER_MINUTE } from './limits';
 import { findMonitor, lockedMonitor } from './monitors';
 import { endPauses } from './pauses';
@@ -115,6 +116,12 @@ async function markAlive(db: Db, monitorId: string, now: number): Promise<boolea
       dedupeKey: `uptime-recovered:${closed.id}`,
       payload: { ...heartbeatAlert(monitor, closed.id, closed.down_at), recoveredAt: now },
     });
+    await queueMonitorIncidentNews(
+      tx,
+      { tenantId: monitor.tenant_id, monitorId, cause: closed.cause },
+      { incidentId: closed.id, event: 'resolved', startedAt: closed.down_at, resolvedAt: now },
+      now,
+    );
     return true;
   });
 }
@@ -223,6 +230,12 @@ async function openMissedIncident(db: Db, monitorId: string, now: number): Promi
       dedupeKey: downAlertKey(incident.id),
       payload: heartbeatAlert(monitor, incident.id, downAt),
     });
+    await queueMonitorIncidentNews(
+      tx,
+      { tenantId: monitor.tenant_id, monitorId: monitor.id, cause: 'missed_heartbeat' },
+      { incidentId: incident.id, event: 'opened', startedAt: downAt, resolvedAt: null },
+      now,
+    );
     return true;
   });
 }

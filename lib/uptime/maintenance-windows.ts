@@ -10,6 +10,7 @@ import {
   uptimeMonitors,
 } from '@/lib/db/schema';
 import { ConflictError, InvalidError, NotFoundError } from '@/lib/errors';
+import { queueMaintenanceNews } from '@/lib/notify/subscribers';
 import { getVisibleSite } from '@/lib/sites/access';
 import {
   MAX_OPEN_WINDOWS,
@@ -225,6 +226,27 @@ export async function createMaintenanceWindow(
       .returning();
     if (!inserted) throw new Error('maintenance window insert returned no row');
     if (monitorIds) await replaceMonitors(tx, inserted, monitorIds);
+    // Announced to the subscribers of the status pages listing a covered monitor, queued with it.
+    const covered =
+      monitorIds ??
+      (
+        await tx
+          .select({ id: uptimeMonitors.id })
+          .from(uptimeMonitors)
+          .where(and(eq(uptimeMonitors.tenant_id, site.tenant_id), eq(uptimeMonitors.site_id, site.id)))
+      ).map((m) => m.id);
+    await queueMaintenanceNews(
+      tx,
+      { tenantId: site.tenant_id, monitorIds: covered },
+      {
+        windowId: inserted.id,
+        event: inserted.starts_at <= now ? 'started' : 'scheduled',
+        title: inserted.title,
+        startsAt: inserted.starts_at,
+        endsAt: inserted.ends_at,
+      },
+      now,
+    );
     return inserted;
   });
   const [view] = await viewsOf(db, site, [window], now);

@@ -11,6 +11,7 @@ import {
   uptimeMonitors,
 } from '@/lib/db/schema';
 import { enqueueNotification, type OutboxNotification } from '@/lib/notify/outbox';
+import { queueMonitorIncidentNews } from '@/lib/notify/subscribers';
 import type { SentCertWarning } from './certificate';
 import { type RoundVerdict, slowThresholdMs } from './consensus';
 import type { Expectations } from './expectations';
@@ -410,6 +411,20 @@ async function writeIncident(
         .where(eq(uptimeIncidents.id, open.id));
     }
     await enqueueNotification(tx, notificationOf(monitor, event, incidentId, now));
+    // The status pages listing the monitor tell their subscribers, in this same transaction.
+    if (incidentId && (event.kind === 'opened' || event.kind === 'recovered')) {
+      await queueMonitorIncidentNews(
+        tx,
+        { tenantId: monitor.tenant_id, monitorId: monitor.id, cause: event.incident.cause },
+        {
+          incidentId,
+          event: event.kind === 'opened' ? 'opened' : 'resolved',
+          startedAt: event.incident.downAt,
+          resolvedAt: event.kind === 'recovered' ? event.incident.recoveredAt : null,
+        },
+        now,
+      );
+    }
   }
   const streakMoved =
     open &&

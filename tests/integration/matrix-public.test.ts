@@ -144,9 +144,12 @@ describe('every other operation', () => {
 const PUBLIC_PAGES = [
   'ping/[token]/route.ts',
   'status/[slug]/badge.svg/route.ts',
+  'status/[slug]/confirm/[token]/route.ts',
   'status/[slug]/feed.atom/route.ts',
   'status/[slug]/route.ts',
+  'status/[slug]/subscribe/route.ts',
   'status/[slug]/summary.json/route.ts',
+  'status/[slug]/unsubscribe/[token]/route.ts',
 ];
 
 describe('public pages outside /v1', () => {
@@ -159,7 +162,7 @@ describe('public pages outside /v1', () => {
     )
     .sort();
 
-  it('are exactly the status page and its files, and the heartbeat ping', () => {
+  it('are exactly the status page, its files and subscription pages, and the heartbeat ping', () => {
     expect(files).toEqual([...PUBLIC_PAGES].sort());
   });
 
@@ -170,18 +173,18 @@ describe('public pages outside /v1', () => {
         req: Request,
         ctx: { params: Promise<Record<string, string>> },
       ) => Promise<Response>;
-      const route = (await import(path.join(appDir, file))) as { GET: PublicHandler; POST?: PublicHandler };
-      // The ping route's token is a made-up one of the right shape: refused by lookup, not by form.
-      const [param, value] = file.startsWith('ping/')
-        ? ['token', `hb_${'A'.repeat(43)}`]
-        : ['slug', 'nobody-published-this'];
+      const route = (await import(path.join(appDir, file))) as { GET?: PublicHandler; POST?: PublicHandler };
+      // The ping route's token is a made-up one of the right shape: refused by lookup, not by form;
+      // so are a subscription's confirmation and unsubscribe tokens (the token names the subscription).
+      const params: Record<string, string> = file.startsWith('ping/')
+        ? { token: `hb_${'A'.repeat(43)}` }
+        : { slug: 'nobody-published-this', ...(file.includes('[token]') ? { token: 'A'.repeat(43) } : {}) };
+      const value = params.slug ?? params.token;
       for (const handler of [route.GET, route.POST].filter((h) => h !== undefined)) {
         for (const headers of [{}, { authorization: `Bearer ${ownerA.token}` }] as Record<string, string>[]) {
           const res = await handler(
             new Request(`http://localhost:3000/${file.split('/')[0]}/${value}`, { headers }),
-            {
-              params: Promise.resolve({ [param]: value }),
-            },
+            { params: Promise.resolve(params) },
           );
           expect(res.status).toBe(404);
           expect(res.headers.get('set-cookie')).toBeNull();
@@ -229,8 +232,8 @@ describe('incidents and updates through the public pages', () => {
     expect(manual.status).toBe(201);
     // Let this process's 1 s fingerprint memo age out.
     await new Promise((resolve) => setTimeout(resolve, FINGERPRINT_FRESH_MS + 50));
-    // The status page's renditions; the heartbeat ping has no page to show.
-    for (const file of PUBLIC_PAGES.filter((f) => f.startsWith('status/'))) {
+    // The status page's renditions; the heartbeat ping and the subscription pages have no page to show.
+    for (const file of PUBLIC_PAGES.filter((f) => f.startsWith('status/') && !/subscribe|confirm/.test(f))) {
       const route = (await import(path.join(path.resolve('app'), file))) as {
         GET: (req: Request, ctx: { params: Promise<{ slug: string }> }) => Promise<Response>;
       };

@@ -121,7 +121,7 @@ describe('notification delivery retention', () => {
       function: notifyPruneFunction,
       events: [{ name: 'inngest/scheduled.timer', data: { cron: '41 * * * *' }, ts: NOW }],
     }).execute();
-    expect(run.result).toEqual({ events: old.length, receivers: 1 });
+    expect(run.result).toEqual({ events: old.length, receivers: 1, subscribers: 0 });
     const receivers = await db
       .select({ key: notificationReceivers.receiver_key })
       .from(notificationReceivers)
@@ -148,6 +148,6 @@ describe('notification delivery retention', () => {
       function: notifyPruneFunction,
       events: [{ name: 'inngest/scheduled.timer', data: { cron: '41 * * * *' }, ts: NOW }],
     }).execute();
-    expect(again.result).toEqual({ events: 0, receivers: 0 });
+    expect(again.result).toEqual({ events: 0, receivers: 0, subscribers: 0 });
   });
 });

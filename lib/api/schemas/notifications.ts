@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AlertOfferView } from '@/lib/notify/alert-offer';
 import { BREAKER_THRESHOLD } from '@/lib/notify/breaker';
 import type { AddressState, Confirmed, Unsubscribed } from '@/lib/notify/consent';
-import { MAIL_TOPICS, NOTIFICATION_KINDS, type RecipientList, type WebhookList } from '@/lib/notify/kinds';
+import { MAIL_TOPICS, ORGANIZATION_KINDS, type RecipientList, type WebhookList } from '@/lib/notify/kinds';
 import { MAX_RECIPIENTS, MAX_WEBHOOKS } from '@/lib/notify/limits';
 import {
   DEFAULT_DELIVERIES_PAGE,
@@ -390,7 +390,7 @@ export const testNotificationResponse = z
 
 export const deliveriesQuery = z.object({
   siteId: z.uuid({ error: 'must be a site id' }).optional().describe("only deliveries of this site's events"),
-  kind: z.enum(NOTIFICATION_KINDS).optional().describe('only this kind of notification'),
+  kind: z.enum(ORGANIZATION_KINDS).optional().describe('only this kind of notification'),
   state: z.enum(DELIVERY_STATES).optional().describe('only deliveries in this state'),
   limit: queryInt(1, MAX_DELIVERIES_PAGE)
     .optional()
@@ -465,7 +465,7 @@ export const deliverySchema = z
   .object({
     id: z.uuid().describe("the delivery's id"),
     eventId: z.uuid().describe('the notification: the same for every receiver of it (the http body id)'),
-    kind: z.enum(NOTIFICATION_KINDS).describe('what the notification is about'),
+    kind: z.enum(ORGANIZATION_KINDS).describe('what the notification is about'),
     siteId: z.uuid().nullable().describe('the site it is about; null for organization-wide ones'),
     hostname: z
       .string()

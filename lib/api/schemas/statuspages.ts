@@ -114,6 +114,11 @@ export const statusPageSchema = z
     showMonitorUrls: z.boolean().describe("the page shows each listed monitor's URL"),
     createdAt: z.int().describe('epoch milliseconds'),
     updatedAt: z.int().describe('epoch milliseconds'),
+    subscriberCount: z
+      .int()
+      .describe(
+        'visitors who subscribed to the page by email and confirmed their address; who they are is never shown',
+      ),
   })
   .meta({ id: 'StatusPage', description: 'A public status page of the organization' });
 export type _StatusPageMatches = Holds<Same<z.output<typeof statusPageSchema>, StatusPageView>>;

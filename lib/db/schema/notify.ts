@@ -243,10 +243,16 @@ export const notificationConfirmationSends = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     tenant_id: text('tenant_id').notNull(),
     address: text('address').notNull(),
+    /**
+     * A status page's subscription confirmation (lib/statuspages/subscribers.ts); null: one asked
+     * for by the organization's own lists. Both count against the address's limit across senders.
+     */
+    status_page_id: uuid('status_page_id'),
     sent_at: epochMs('sent_at').notNull(),
   },
   (t) => [
     index('notification_confirmation_sends_tenant_idx').on(t.tenant_id, t.sent_at),
+    index('notification_confirmation_sends_page_idx').on(t.status_page_id, t.sent_at),
     index('notification_confirmation_sends_address_idx').on(t.address, t.sent_at),
   ],
 );

@@ -115,3 +115,36 @@ export const statusPageIncidentUpdates = pgTable(
 export type StatusPage = typeof statusPages.$inferSelect;
 export type StatusPageIncident = typeof statusPageIncidents.$inferSelect;
 export type StatusPageIncidentUpdate = typeof statusPageIncidentUpdates.$inferSelect;
+
+/**
+ * The people who asked a page for mail about its incidents and maintenance (issue 26 item 4;
+ * lib/statuspages/subscribers.ts). A row is made when a visitor submits the page's form and is
+ * active only once `confirmed_at` is set, by the confirmation mail's button; until then it holds the
+ * SHA-256 of the confirmation token, never the token. The address is stored normalized (trimmed,
+ * lower-cased). Unsubscribing deletes the row; so does deleting the page (cascade), and unconfirmed
+ * rows are deleted once their link expired (lib/notify/retention.ts).
+ */
+export const statusPageSubscribers = pgTable(
+  'status_page_subscribers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant_id: text('tenant_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    status_page_id: uuid('status_page_id')
+      .notNull()
+      .references(() => statusPages.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    confirm_token_hash: text('confirm_token_hash'),
+    confirm_sent_at: epochMs('confirm_sent_at'),
+    confirm_expires_at: epochMs('confirm_expires_at'),
+    confirmed_at: epochMs('confirmed_at'),
+    created_at: epochMs('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('status_page_subscribers_page_address_idx').on(t.status_page_id, t.address),
+    index('status_page_subscribers_token_idx').on(t.confirm_token_hash),
+    index('status_page_subscribers_tenant_idx').on(t.tenant_id),
+  ],
+);
+export type StatusPageSubscriber = typeof statusPageSubscribers.$inferSelect;

@@ -105,8 +105,8 @@ export function NotificationEmail({
           </Text>
           <Hr style={{ borderColor: '#e5e7eb', margin: '20px 0' }} />
           <Text style={{ ...text, fontSize: '12px', color: '#6b7280' }}>
-            Sent by Sitewatch for {message.organizationName}. Owners and admins choose who receives these
-            messages in the notification settings.
+            {message.footer ??
+              `Sent by Sitewatch for ${message.organizationName}. Owners and admins choose who receives these messages in the notification settings.`}
           </Text>
           {unsubscribe ? (
             <Text style={{ ...text, fontSize: '12px', color: '#6b7280' }}>

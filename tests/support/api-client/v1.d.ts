@@ -2965,6 +2965,8 @@ export interface components {
             createdAt: number;
             /** @description epoch milliseconds */
             updatedAt: number;
+            /** @description visitors who subscribed to the page by email and confirmed their address; who they are is never shown */
+            subscriberCount: number;
         };
         /** @description An incident a status page shows, with its updates */
         StatusPageIncident: {

@@ -12,7 +12,9 @@
  * Diagnostics: BENCH_PROFILE=file.cpuprofile (the measured crawl's main thread; BENCH_HEAP=file.json
  * adds a sampling allocation profile), BENCH_VERBOSE=1 (phases, CPU per thread, and what the
  * process was doing at its RSS peak and where that memory was), and
- * BENCH_NODE_FLAGS='--trace-gc' (extra Node flags for the Sitewatch child).
+ * BENCH_NODE_FLAGS='--trace-gc' (extra Node flags for the Sitewatch child), BENCH_TRACE=1 (where the
+ * measured crawl's wall time goes: database statements, finalization's steps, and what the step
+ * loop's window waited on; lib/crawl/engine/trace.ts).
  *
  * The sites are served by this process; each crawler runs in its own child process so its peak RSS
  * is its own. Sitewatch runs the same code path as production: a run row, seeding, bounded work
@@ -261,32 +263,37 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
   const { db } = handle;
   // BENCH_TUNING='{"flushSize":500}' tries engine settings without editing code.
   const tuning = process.env.BENCH_TUNING ? JSON.parse(process.env.BENCH_TUNING) : {};
+  const { CrawlTrace } = await import('@/lib/crawl/engine/trace');
 
   const crawl = async (siteId: string, label: string) => {
     const [site] = await db.select().from(sites).where(eq(sites.id, siteId));
     if (!site) throw new Error('bench site missing');
     memory.enter(`${label}: start and seed`);
+    // BENCH_TRACE=1: where the measured crawl's wall time goes (lib/crawl/engine/trace.ts).
+    const trace = process.env.BENCH_TRACE && label === 'measured' ? new CrawlTrace() : undefined;
+    const options = { ...tuning, trace };
     const t0 = performance.now();
     const { run } = await startCrawl(db, site, { trigger: 'manual', chainA11y: false, events: crawlEvents });
-    await seedRun(db, run.id, tuning);
+    await seedRun(db, run.id, options);
     const t1 = performance.now();
     memory.enter(`${label}: crawl`);
     for (;;) {
-      const outcome = await workRun(db, run.id, tuning);
+      const outcome = await workRun(db, run.id, options);
       if (outcome.status === 'exhausted' || outcome.status === 'stopped') break;
       if (outcome.status === 'wait')
         await new Promise((r) => setTimeout(r, Math.max(10, outcome.untilMs - Date.now())));
     }
     const t2 = performance.now();
     memory.enter(`${label}: finalize`);
-    await finalizeRun(db, run.id);
-    if (verbose) {
+    await finalizeRun(db, run.id, Date.now(), trace);
+    if (verbose || trace) {
       const ms = (from: number, to: number) => `${(to - from).toFixed(0)} ms`;
       const { rss, heapUsed, heapTotal } = process.memoryUsage();
       console.error(
         `  ${label}: start and seed ${ms(t0, t1)}, crawl ${ms(t1, t2)}, finalize ${ms(t2, performance.now())}; ` +
           `then RSS ${mb(rss)} MB, V8 heap ${mb(heapUsed)} MB used of ${mb(heapTotal)} MB`,
       );
+      if (trace) console.error(trace.report());
     }
     const finished = await loadRun(db, run.id);
     if (!finished) throw new Error('run vanished');

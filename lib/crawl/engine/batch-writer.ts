@@ -19,6 +19,7 @@ import {
 } from './frontier';
 import { deferLeases } from './frontier-leases';
 import type { Processed } from './page-work';
+import { type CrawlTrace, traced } from './trace';
 import type { EngineTuning } from './tuning';
 
 /** What the writer tells its step, and asks of it. */
@@ -47,6 +48,7 @@ export class BatchWriter {
     private readonly db: Db,
     private readonly runId: string,
     private readonly tuning: EngineTuning,
+    private readonly trace: CrawlTrace | undefined,
     private readonly hooks: BatchWriterHooks,
   ) {}
 
@@ -94,7 +96,7 @@ export class BatchWriter {
     const batch = this.done;
     this.done = [];
     this.lastFlush = Date.now();
-    this.flushing = this.write(batch)
+    this.flushing = traced(this.trace, 'write batch', () => this.write(batch))
       .then((pages) => this.hooks.committed(batch, pages))
       .catch((error: unknown) => this.hooks.failed(error))
       .finally(() => {

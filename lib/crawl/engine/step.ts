@@ -22,6 +22,7 @@ import { leaseSuspect, leaseUrls, reclaimExpiredLeases, releaseLeases } from './
 import { HostLimiter, hostOf } from './host-limiter';
 import { PageWork, type Processed } from './page-work';
 import { pageCap, pageCapLimitHit, pageCapReason, type RunRules, rulesOf } from './rules';
+import { type CrawlTrace, traced } from './trace';
 import { DEFAULT_TUNING, type EngineTuning, type WorkOptions } from './tuning';
 import { AdaptiveWindow } from './window';
 
@@ -51,7 +52,7 @@ export async function workRun(db: Db, runId: string, options: WorkOptions = {}):
       ? { status: 'exhausted' }
       : waitOutcome(db, runId);
   }
-  return new Step(db, run, { ...DEFAULT_TUNING, ...options }, options.signal).work();
+  return new Step(db, run, { ...DEFAULT_TUNING, ...options }, options.signal, options.trace).work();
 }
 
 async function waitOutcome(db: Db, runId: string): Promise<WorkOutcome> {
@@ -97,6 +98,7 @@ class Step {
     private readonly run: Run,
     private readonly tuning: EngineTuning,
     private readonly signal: AbortSignal | undefined,
+    private readonly trace: CrawlTrace | undefined = undefined,
   ) {
     this.settings = run.settings as RunSettings;
     this.rules = rulesOf(this.settings);
@@ -115,7 +117,7 @@ class Step {
     signal?.addEventListener('abort', () => this.abort.abort(), { once: true });
     this.abort.signal.addEventListener('abort', () => this.notify(), { once: true });
     this.pages = new PageWork(this.rules, this.settings, tuning, this.window, this.abort.signal);
-    this.writer = new BatchWriter(db, run.id, tuning, {
+    this.writer = new BatchWriter(db, run.id, tuning, trace, {
       window: () => this.internalLimit,
       committed: (batch, pages) => {
         this.pagesCrawled += pages;
@@ -141,6 +143,24 @@ class Step {
   }
 
   async work(): Promise<WorkOutcome> {
+    try {
+      return await this.loop();
+    } finally {
+      this.trace?.state(null);
+    }
+  }
+
+  /** What the internal window waits on now (BENCH_TRACE). */
+  private traceState(): string {
+    const limit = this.internalLimit;
+    const fill =
+      this.internalInFlight >= limit ? 'full' : this.internalInFlight === 0 ? 'empty' : 'part full';
+    if (fill === 'full' || this.internalQueue.length > 0) return fill;
+    const on = this.refilling ? 'lease in flight' : this.writer.inFlight ? 'write in flight' : 'tick';
+    return `${fill}, queue empty, ${on}`;
+  }
+
+  private async loop(): Promise<WorkOutcome> {
     await this.reclaim();
     try {
       for (;;) {
@@ -155,11 +175,13 @@ class Step {
         this.dispatch();
         this.writer.flushIfDue(this.internalQueue.length === 0 && this.internalInFlight < this.internalLimit);
         if (!this.idle()) {
+          this.trace?.state(this.traceState());
           await this.sleep();
           continue;
         }
         // Nothing in flight or queued: write what is left, then decide.
         if (!this.writer.idle) {
+          this.trace?.state('nothing in flight: final write');
           await this.flushNow();
           continue;
         }
@@ -169,6 +191,7 @@ class Step {
         }
         if (!leasing) return { status: 'more' };
         if (!this.internalDry || !this.externalDry) continue;
+        this.trace?.state('nothing in flight: queues dry');
         const next = await this.nextAfterDry();
         if (next) return next;
       }
@@ -197,12 +220,16 @@ class Step {
     if (this.pagesCrawled >= this.cap && !this.checkOnly) await this.reachCap();
     // URLs whose worker died holding them come last, one at a time (the dry queues lease nothing
     // else meanwhile): a second death then charges that URL alone.
-    const suspect = await leaseSuspect(this.db, this.run.id, Date.now() + this.tuning.leaseMs);
+    const suspect = await traced(this.trace, 'lease suspect', () =>
+      leaseSuspect(this.db, this.run.id, Date.now() + this.tuning.leaseMs),
+    );
     if (suspect) {
       (suspect.kind === 'internal' ? this.internalQueue : this.externalQueue).push(suspect);
       return null;
     }
-    const progress = await frontierProgress(this.db, this.run.id);
+    const progress = await traced(this.trace, 'frontier progress', () =>
+      frontierProgress(this.db, this.run.id),
+    );
     if (progress.pending > 0) {
       this.internalDry = false;
       this.externalDry = false;
@@ -221,7 +248,9 @@ class Step {
 
   /** Returns expired leases to the pool; a URL that lost its last one is recorded on the run. */
   private async reclaim(): Promise<void> {
-    const { unprocessable } = await reclaimExpiredLeases(this.db, this.run.id, Date.now());
+    const { unprocessable } = await traced(this.trace, 'reclaim', () =>
+      reclaimExpiredLeases(this.db, this.run.id, Date.now()),
+    );
     if (unprocessable === 0) return;
     await this.writer.recordLimits([
       {
@@ -258,12 +287,16 @@ class Step {
     const leaseUntil = Date.now() + this.tuning.leaseMs;
     this.refilling = (async () => {
       if (internal > 0) {
-        const leased = await leaseUrls(this.db, this.run.id, 'internal', internal, leaseUntil);
+        const leased = await traced(this.trace, 'lease internal', () =>
+          leaseUrls(this.db, this.run.id, 'internal', internal, leaseUntil),
+        );
         this.internalQueue.push(...leased);
         if (leased.length < internal) this.internalDry = true;
       }
       if (external > 0) {
-        const leased = await leaseUrls(this.db, this.run.id, 'external', external, leaseUntil);
+        const leased = await traced(this.trace, 'lease external', () =>
+          leaseUrls(this.db, this.run.id, 'external', external, leaseUntil),
+        );
         this.externalQueue.push(...leased);
         if (leased.length < external) this.externalDry = true;
       }
@@ -278,19 +311,21 @@ class Step {
   }
 
   /**
-   * Internal URLs to lease now: up to four windows' worth, leased once two are left, so the window
-   * stays busy while a lease waits behind a result flush; never beyond the page cap.
+   * Internal URLs to lease now: up to `leaseWindows` windows' worth, leased once half are left, so
+   * the window stays busy while a lease waits behind a result flush; never beyond the page cap.
    */
   private internalWant(): number {
     if (this.internalDry) return 0;
-    const wanted = Math.max(this.internalLimit * 4, 8) - this.internalQueue.length;
-    if (this.checkOnly) return wanted > this.internalLimit * 2 ? wanted : 0;
+    const ahead = this.tuning.leaseWindows;
+    const wanted = Math.max(this.internalLimit * ahead, 8) - this.internalQueue.length;
+    const low = (this.internalLimit * ahead) / 2;
+    if (this.checkOnly) return wanted > low ? wanted : 0;
     const capLeft = this.cap - this.pagesCrawled - this.internalUnwritten - this.internalQueue.length;
     if (capLeft <= 0) {
       if (this.internalQueue.length === 0) this.internalDry = true;
       return 0;
     }
-    return wanted > this.internalLimit * 2 ? Math.min(wanted, capLeft) : 0;
+    return wanted > low ? Math.min(wanted, capLeft) : 0;
   }
 
   private externalWant(): number {

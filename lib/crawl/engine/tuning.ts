@@ -4,6 +4,8 @@
  * their own (`workRun`'s options).
  */
 
+import type { CrawlTrace } from './trace';
+
 export interface EngineTuning {
   /** A step stops leasing after this long, then drains what it holds. */
   stepBudgetMs: number;
@@ -19,6 +21,13 @@ export interface EngineTuning {
   maxAttempts: number;
   /** Longest Retry-After honoured. */
   retryAfterCapMs: number;
+  /**
+   * Internal URLs leased ahead of the window, in windows; more are leased once half are left. The
+   * lease statement may queue behind a result write (on PGlite every statement shares one thread),
+   * so what is left must outlast a write: at 4 windows (2 left) a 5,000-page crawl on PGlite spent
+   * a third of its crawl with the window short of URLs, waiting on a lease; at 8 a tenth.
+   */
+  leaseWindows: number;
   /** Results written per statement batch. */
   flushSize: number;
   /** Results never wait longer than this to be written. */
@@ -43,6 +52,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   maxPerExternalHost: 4,
   maxAttempts: 3,
   retryAfterCapMs: 30_000,
+  leaseWindows: 8,
   flushSize: 250,
   flushIntervalMs: 300,
   maxExternalChecks: MAX_EXTERNAL_CHECKS,
@@ -51,4 +61,6 @@ export const DEFAULT_TUNING: EngineTuning = {
 /** A step's options: the tuning to change, and a signal that cancels the step. */
 export interface WorkOptions extends Partial<EngineTuning> {
   signal?: AbortSignal;
+  /** Diagnosis only (the crawl benchmark's BENCH_TRACE): where the step's time goes. */
+  trace?: CrawlTrace;
 }

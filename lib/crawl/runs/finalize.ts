@@ -5,6 +5,7 @@ import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { type Run, type RunSettings, runs, seoReports, usageLedger } from '@/lib/db/schema';
 import { pauseIfAllowanceUsed } from '@/lib/usage/allowance';
+import { type CrawlTrace, traced } from '../engine/trace';
 import { writeRunSeo } from './finalize-seo';
 import { loadRun } from './run';
 import { queueCrawlSummary } from './summary-notification';
@@ -27,7 +28,13 @@ export interface FinalizeResult {
   allowanceNotified: boolean;
 }
 
-export async function finalizeRun(db: Db, runId: string, now = Date.now()): Promise<FinalizeResult | null> {
+export async function finalizeRun(
+  db: Db,
+  runId: string,
+  now = Date.now(),
+  /** Diagnosis only (the crawl benchmark's BENCH_TRACE): the transaction and its two largest parts. */
+  trace?: CrawlTrace,
+): Promise<FinalizeResult | null> {
   const run = await loadRun(db, runId);
   if (!run) return null;
   if (run.state !== 'running') return { run, finalizedNow: false, allowanceNotified: false };
@@ -54,6 +61,7 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
   const state = run.error === null ? 'completed' : 'failed';
   const period = billingPeriod(run.started_at);
 
+  const started = performance.now();
   const finished = await db
     .transaction(async (tx) => {
       await tx.execute(sql`delete from broken_links where run_id = ${runId}::uuid`);
@@ -71,6 +79,7 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
       );
       // Inlinks: distinct crawled pages linking to each URL (a page lists a target once), stored so
       // the pages list sorts and pages by them. Recomputed in full, so a retried finalize agrees.
+      const inlinks = performance.now();
       await tx.execute(
         sql`update crawl_urls u set inlinks = c.pages
           from (select l.link ->> 0 as url, count(*) as pages
@@ -79,6 +88,7 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
                 group by 1) c
           where u.run_id = ${runId}::uuid and u.url = c.url`,
       );
+      trace?.add('finalize: inlinks', performance.now() - inlinks);
       await tx.execute(
         sql`update crawl_urls set inlinks = 0 where run_id = ${runId}::uuid and inlinks is null`,
       );
@@ -92,7 +102,9 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
       );
 
       await tx.delete(seoReports).where(eq(seoReports.run_id, runId));
-      const seo = settings.seoEnabled ? await writeRunSeo(tx, run, settings, now) : null;
+      const seo = settings.seoEnabled
+        ? await traced(trace, 'finalize: seo', () => writeRunSeo(tx, run, settings, now))
+        : null;
 
       const [site] = await queryRows<{ hostname: string; a11y_enabled: number; pass_busy: boolean }>(
         tx,
@@ -169,6 +181,7 @@ export async function finalizeRun(db: Db, runId: string, now = Date.now()): Prom
       if (isRollback(error)) return null;
       throw error;
     });
+  trace?.add('finalize: transaction', performance.now() - started);
 
   if (!finished) {
     const current = (await loadRun(db, runId)) as Run;

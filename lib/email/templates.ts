@@ -107,6 +107,37 @@ export function subscriptionConfirmationMessage(input: {
   return { to: input.to, subject, text, html };
 }
 
+/**
+ * What an address already subscribed to a status page gets when its form is submitted again: the
+ * same kind of mail a new address gets (so the form's answer and its timing say nothing about who is
+ * subscribed), saying nothing changed, with the link to unsubscribe.
+ */
+export function alreadySubscribedMessage(input: {
+  to: string;
+  pageTitle: string;
+  pageUrl: string;
+  unsubscribeUrl: string;
+}): MailMessage {
+  const subject = `You are subscribed: updates from the status page ${input.pageTitle}`;
+  const what = `Someone, probably you, asked the status page "${input.pageTitle}" to mail this address. It already does: nothing changed.`;
+  const stop = 'To stop these mails, unsubscribe:';
+  const text = `${what}\n\nThe status page: ${input.pageUrl}\n\n${stop}\n${input.unsubscribeUrl}`;
+  const html = layout(
+    subject,
+    `<p>${escapeHtml(what)}</p><p><a href="${escapeHtml(input.pageUrl)}">Open the status page</a></p><p style="color:#555;font-size:13px">${escapeHtml(stop)} <a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe</a></p>`,
+  );
+  return {
+    to: input.to,
+    subject,
+    text,
+    html,
+    headers: {
+      'List-Unsubscribe': `<${input.unsubscribeUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}
+
 export function invitationMessage(input: {
   to: string;
   organizationName: string;

@@ -7,7 +7,11 @@ import {
   statusPageSubscribers,
   statusPages,
 } from '@/lib/db/schema';
-import { subscriptionConfirmationMessage } from '@/lib/email/templates';
+import {
+  alreadySubscribedMessage,
+  type MailMessage,
+  subscriptionConfirmationMessage,
+} from '@/lib/email/templates';
 import { MailDeliveryError, sendMail } from '@/lib/email/transport';
 import { NetError } from '@/lib/net';
 import {
@@ -16,7 +20,12 @@ import {
   type SenderLimits,
   takeConfirmationPlace,
 } from '@/lib/notify/consent';
-import { maskAddress, readSubscriberUnsubscribeToken } from '@/lib/notify/subscribers';
+import {
+  maskAddress,
+  readSubscriberUnsubscribeToken,
+  subscriberUnsubscribeToken,
+  subscriberUnsubscribeUrl,
+} from '@/lib/notify/subscribers';
 import { normalizeAddress } from '@/lib/orgs/addresses';
 import { mailOrganizationName } from '@/lib/orgs/name';
 import { publicUrl } from './resource';
@@ -32,7 +41,8 @@ import { publicUrl } from './resource';
  *   and page, per page, and per address across every page and organization (SUBSCRIBE_LIMITS).
  * - The answer to the form is the same whatever happened (a new subscription, one already
  *   confirmed, a limit reached, a mail provider down): "check your inbox". Whether an address is
- *   subscribed is never said to whoever types it.
+ *   subscribed is never said to whoever types it, nor shown by the time the answer takes: an
+ *   address already subscribed is mailed a note that nothing changed, within the same limits.
  * - The organization sees how many confirmed (`subscriberCount`), never who: it cannot add an
  *   address either, since it collected no consent.
  */
@@ -63,9 +73,40 @@ export async function subscribe(db: Db, page: StatusPage, email: string, now = D
     .where(
       and(eq(statusPageSubscribers.status_page_id, page.id), eq(statusPageSubscribers.address, address)),
     );
-  // Confirmed already: nothing to send, and the same answer.
-  if (!row || row.confirmed_at !== null) return;
-  await sendSubscriptionConfirmation(db, page, row, now);
+  if (!row) return;
+  // Confirmed already: a note that nothing changed, within the same limits, so the answer and the
+  // work behind it are the same as for a new address.
+  if (row.confirmed_at !== null) await sendAlreadySubscribed(db, page, row, now);
+  else await sendSubscriptionConfirmation(db, page, row, now);
+}
+
+/** Sends `mail` to the subscriber; a provider that refused or did not answer is logged, masked. */
+async function mailSubscriber(db: Db, page: StatusPage, row: StatusPageSubscriber, mail: MailMessage) {
+  try {
+    await sendMail(db, mail, { logRecipient: maskAddress(row.address) });
+    return true;
+  } catch (error) {
+    if (!(error instanceof MailDeliveryError) && !(error instanceof NetError)) throw error;
+    console.warn(`status page ${page.id}: mail to ${maskAddress(row.address)} not sent: ${error.message}`);
+    return false;
+  }
+}
+
+async function sendAlreadySubscribed(db: Db, page: StatusPage, row: StatusPageSubscriber, now: number) {
+  const sender = { tenantId: page.tenant_id, statusPageId: page.id };
+  const wait = await takeConfirmationPlace(db, sender, row.address, SUBSCRIBE_LIMITS, now, async () => {});
+  if (wait > 0) return;
+  await mailSubscriber(
+    db,
+    page,
+    row,
+    alreadySubscribedMessage({
+      to: row.address,
+      pageTitle: mailOrganizationName(page.title),
+      pageUrl: publicUrl(page.slug),
+      unsubscribeUrl: subscriberUnsubscribeUrl(page.slug, subscriberUnsubscribeToken(row.id, page.id)),
+    }),
+  );
 }
 
 async function sendSubscriptionConfirmation(
@@ -89,23 +130,19 @@ async function sendSubscriptionConfirmation(
         .where(eq(statusPageSubscribers.id, row.id)),
   );
   if (wait > 0) return;
-  try {
-    await sendMail(
-      db,
-      subscriptionConfirmationMessage({
-        to: row.address,
-        pageTitle: mailOrganizationName(page.title),
-        confirmUrl: publicUrl(page.slug, `/confirm/${token}`),
-        expiresAt,
-      }),
-      { logRecipient: maskAddress(row.address) },
-    );
-  } catch (error) {
-    if (!(error instanceof MailDeliveryError) && !(error instanceof NetError)) throw error;
-    // The link that did not go out is withdrawn; the visitor may submit the form again.
-    console.warn(
-      `status page ${page.id}: subscription confirmation to ${maskAddress(row.address)} not sent: ${error.message}`,
-    );
+  const sent = await mailSubscriber(
+    db,
+    page,
+    row,
+    subscriptionConfirmationMessage({
+      to: row.address,
+      pageTitle: mailOrganizationName(page.title),
+      confirmUrl: publicUrl(page.slug, `/confirm/${token}`),
+      expiresAt,
+    }),
+  );
+  // The link that did not go out is withdrawn; the visitor may submit the form again.
+  if (!sent) {
     await db
       .update(statusPageSubscribers)
       .set({ confirm_token_hash: null, confirm_expires_at: null })

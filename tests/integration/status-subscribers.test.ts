@@ -317,6 +317,27 @@ describe('the answer to the form', () => {
     expect(mailsTo('fresh@example.test')).toHaveLength(1);
   });
 
+  it('an address already subscribed is mailed that nothing changed, with its unsubscribe', async () => {
+    const address = 'again@example.test';
+    await submit(address);
+    await confirm(confirmLink(address), 'POST');
+    // Past the confirmation mail's cooldown.
+    await db
+      .update(notificationConfirmationSends)
+      .set({ sent_at: Date.now() - SUBSCRIBE_LIMITS.addressCooldownMs - 60_000 })
+      .where(eq(notificationConfirmationSends.address, address));
+    const count = (await pageView()).body.statusPage.subscriberCount;
+    const again = await submit(address);
+    expect(again.status).toBe(200);
+    expect(again.text).toBe((await submit('someone-new@example.test')).text);
+    const note = mailsTo(address).at(-1)!;
+    expect(note.body.subject).toBe('You are subscribed: updates from the status page Acme Status');
+    const url = (note.body.headers as Record<string, string>)['List-Unsubscribe']!.slice(1, -1);
+    expect(String(note.body.text)).toContain(url);
+    expect((await oneClick(url)).status).toBe(200);
+    expect((await pageView()).body.statusPage.subscriberCount).toBe(count - 1);
+  });
+
   it('refuses a malformed address with the form again, storing nothing', async () => {
     const before = await db.select().from(statusPageSubscribers);
     const res = await submit('not an address');

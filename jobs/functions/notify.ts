@@ -3,7 +3,7 @@ import { activeRunner, createFunction, onBoot } from '@/jobs/runtime';
 import { getDb } from '@/lib/db/client';
 import { type DeliveryOptions, deliverDue, deliveriesDue, dispatchEvents } from '@/lib/notify/deliver';
 import { pruneDeliveryHistory } from '@/lib/notify/retention';
-import { pruneUnconfirmedSubscribers } from '@/lib/notify/subscribers';
+import { pruneUnconfirmedSubscribers, queueMaintenanceStarts } from '@/lib/notify/subscribers';
 import { reportAttachments } from '@/lib/reports/schedule';
 
 /**
@@ -41,6 +41,10 @@ export function createNotifyFunction(given: DeliveryOptions = {}) {
       triggers: [notifyQueued, usageAllowanceReached, { cron: '* * * * *' }],
     },
     async ({ step }) => {
+      // Maintenance that began is news for status page subscribers, queued before this run dispatches.
+      await step.run('maintenance-starts', async () =>
+        queueMaintenanceStarts(await getDb(), options.now?.() ?? Date.now()),
+      );
       const dispatched = await step.run('dispatch', async () => dispatchEvents(await getDb(), options));
       const totals = { dispatched, sent: 0, retrying: 0, failed: 0, cancelled: 0 };
       for (let i = 0; i < SESSIONS_PER_INVOCATION; i++) {

@@ -1,8 +1,10 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { config } from '@/lib/config';
 import { signToken, verifyToken } from '@/lib/crypto/secrets';
 import type { Db } from '@/lib/db/client';
 import {
+  maintenanceWindowMonitors,
+  maintenanceWindows,
   type StatusPage,
   statusPageMonitors,
   statusPageSubscribers,
@@ -271,4 +273,48 @@ export async function pruneUnconfirmedSubscribers(db: Db, now: number): Promise<
     )
     .returning({ id: s.id });
   return deleted.length;
+}
+
+/** How far back a window's start is still announced: a job that missed minutes catches up this far. */
+const START_LOOKBACK_MS = 15 * 60_000;
+
+/**
+ * Maintenance windows that began in the last START_LOOKBACK_MS and are still under way: announced
+ * as started to the subscribers of the pages listing a covered monitor. Run by the delivery job each
+ * time it runs (every minute at least); each (page, window, start) is queued once, whatever the runs,
+ * and a window created already under way was announced as started when it was created.
+ */
+export async function queueMaintenanceStarts(db: Db, now: number): Promise<number> {
+  const w = maintenanceWindows;
+  const begun = await db
+    .select()
+    .from(w)
+    .where(and(lte(w.starts_at, now), gt(w.starts_at, now - START_LOOKBACK_MS), gt(w.ends_at, now)));
+  for (const window of begun) {
+    const monitorIds =
+      window.all_monitors === 1
+        ? await db
+            .select({ id: uptimeMonitors.id })
+            .from(uptimeMonitors)
+            .where(
+              and(eq(uptimeMonitors.tenant_id, window.tenant_id), eq(uptimeMonitors.site_id, window.site_id)),
+            )
+        : await db
+            .select({ id: maintenanceWindowMonitors.monitor_id })
+            .from(maintenanceWindowMonitors)
+            .where(eq(maintenanceWindowMonitors.window_id, window.id));
+    await queueMaintenanceNews(
+      db,
+      { tenantId: window.tenant_id, monitorIds: monitorIds.map((m) => m.id) },
+      {
+        windowId: window.id,
+        event: 'started',
+        title: window.title,
+        startsAt: window.starts_at,
+        endsAt: window.ends_at,
+      },
+      now,
+    );
+  }
+  return begun.length;
 }

@@ -15,6 +15,7 @@ import {
 } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
 import { deliverDue, dispatchEvents } from '@/lib/notify/deliver';
+import { queueMaintenanceStarts } from '@/lib/notify/subscribers';
 import { SUBSCRIBE_LIMITS } from '@/lib/statuspages/subscribers';
 import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
@@ -79,9 +80,9 @@ const confirm = async (link: { slug: string; token: string }, method: 'GET' | 'P
   return { status: res.status, text: await res.text() };
 };
 
-async function deliver() {
-  await dispatchEvents(db, { now: later });
-  while ((await deliverDue(db, { now: later })).claimed > 0);
+async function deliver(now = later) {
+  await dispatchEvents(db, { now });
+  while ((await deliverDue(db, { now })).claimed > 0);
 }
 
 const pageView = async (token = owner.token, id = pageId) =>
@@ -245,6 +246,17 @@ describe('subscribe, confirm, receive, unsubscribe', () => {
         'Acme Status: Maintenance scheduled: Database upgrade',
       ]),
     );
+    // When it begins, the delivery job's run announces it once, however often it runs.
+    expect(await queueMaintenanceStarts(db, starts - 1)).toBe(0);
+    for (const at of [starts + 1000, starts + 61_000]) {
+      expect(await queueMaintenanceStarts(db, at)).toBe(1);
+      await deliver(() => at);
+    }
+    expect(
+      mailsTo(visitor).filter(
+        (m) => m.body.subject === 'Acme Status: Maintenance under way: Database upgrade',
+      ),
+    ).toHaveLength(1);
     const identified = mailsTo(visitor).find((m) => String(m.body.subject).includes('Identified'))!;
     expect(String(identified.body.text)).toContain('A bad deploy.');
     // The delivery log is the organization's: a subscriber's deliveries (their address) are not in it.

@@ -161,6 +161,36 @@ for (const dark of [false, true]) {
   }
 }
 
+test('a visitor subscribes without JavaScript, by keyboard; the answer says only to check the inbox', async ({
+  browser,
+}) => {
+  const { context, page } = await visitor(browser);
+  await page.goto(`/status/${SLUG}`);
+  const form = page.getByRole('region', { name: 'Get updates by email' });
+  await form.getByLabel('Email address').fill('visitor@subscriber-e2e.example');
+  await form.getByLabel('Email address').press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Check your inbox' })).toBeVisible();
+  expect(await context.cookies()).toEqual([]);
+  await page.getByRole('link', { name: 'Back to the status page' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Statuspage E2E' })).toBeVisible();
+  await context.close();
+
+  // The answer page: axe-clean, in the dark scheme at 390 px as well.
+  for (const [dark, width] of [
+    [false, 1280],
+    [true, 390],
+  ] as const) {
+    const look = await visitor(browser, { dark, width, bypassCSP: true, js: true });
+    await look.page.goto(`/status/${SLUG}`);
+    await look.page.getByLabel('Email address').fill('another@subscriber-e2e.example');
+    await look.page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(look.page.getByRole('heading', { level: 1, name: 'Check your inbox' })).toBeVisible();
+    await snap(look.page, `status-subscribed-${dark ? 'dark' : 'light'}-${width}`);
+    await expectNoAxeViolations(look.page, `subscription answer, ${dark ? 'dark' : 'light'} ${width}`);
+    await look.context.close();
+  }
+});
+
 test('an unknown slug is a 404 page; the feed, JSON and badge answer with their types', async ({
   browser,
 }) => {
@@ -186,6 +216,8 @@ test('edit from the list: the form takes the page, saving says so; then delete i
 }) => {
   await page.goto('/status-pages');
   const card = statusPageCard(page, 'Statuspage E2E');
+  // Two visitors subscribed above; neither confirmed, so neither counts.
+  await expect(card).toContainText('0 email subscribers');
   await card.getByRole('button', { name: 'Edit Statuspage E2E' }).click();
   await expect(page.getByRole('heading', { name: 'Edit “Statuspage E2E”' })).toBeVisible();
   const title = page.getByLabel('Title');

@@ -330,7 +330,8 @@ export interface StatusIncidentPayload extends StatusPageNews {
 /** A maintenance window announced on a status page. */
 export interface StatusMaintenancePayload extends StatusPageNews {
   windowId: string;
-  event: 'scheduled' | 'started';
+  /** Scheduled, begun, moved (new times), cancelled before it began, or ended early (deleted while under way). */
+  event: 'scheduled' | 'started' | 'rescheduled' | 'cancelled' | 'ended';
   title: string;
   startsAt: number;
   endsAt: number;

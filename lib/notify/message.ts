@@ -488,13 +488,27 @@ function statusMaintenance(p: StoredPayloads['status-maintenance']): Draft {
   const starts = num(p.startsAt);
   const ends = num(p.endsAt);
   const services = (Array.isArray(p.services) ? p.services : []).filter((s) => typeof s === 'string');
+  const from = starts === null ? '' : ` from ${formatTime(starts)}`;
+  const to = ends === null ? '' : ` to ${formatTime(ends)}`;
+  const words: Record<NonNullable<typeof p.event>, [string, string]> = {
+    started: [
+      'Maintenance under way',
+      `Maintenance on ${page} has started${ends === null ? '' : ` and is planned to end ${formatTime(ends)}`}.`,
+    ],
+    rescheduled: ['Maintenance rescheduled', `Maintenance on ${page} is now planned${from}${to}.`],
+    cancelled: [
+      'Maintenance cancelled',
+      `The maintenance planned on ${page}${from}${to} will not take place.`,
+    ],
+    ended: ['Maintenance ended', `Maintenance on ${page} has ended.`],
+    scheduled: ['Maintenance scheduled', `Maintenance is scheduled on ${page}${from}${to}.`],
+  };
+  // A payload queued by an earlier release may name no event (or one since renamed): "scheduled".
+  const [heading, summary] = words[p.event ?? 'scheduled'] ?? words.scheduled;
   return {
-    title: `${page}: ${p.event === 'started' ? 'Maintenance under way' : 'Maintenance scheduled'}: ${title}`,
-    summary:
-      p.event === 'started'
-        ? `Maintenance on ${page} has started${ends === null ? '' : ` and is planned to end ${formatTime(ends)}`}.`
-        : `Maintenance is scheduled on ${page}${starts === null ? '' : ` from ${formatTime(starts)}`}${ends === null ? '' : ` to ${formatTime(ends)}`}.`,
-    tone: 'info',
+    title: `${page}: ${heading}: ${title}`,
+    summary,
+    tone: p.event === 'ended' ? 'success' : 'info',
     facts: [
       { label: 'Maintenance', value: title },
       { label: 'Starts', value: starts === null ? '' : formatTime(starts) },

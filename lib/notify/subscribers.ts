@@ -3,7 +3,7 @@ import { config } from '@/lib/config';
 import { signToken, verifyToken } from '@/lib/crypto/secrets';
 import type { Db } from '@/lib/db/client';
 import {
-  maintenanceWindowMonitors,
+  type MaintenanceWindow,
   maintenanceWindows,
   type StatusPage,
   statusPageMonitors,
@@ -11,6 +11,7 @@ import {
   statusPages,
   uptimeMonitors,
 } from '@/lib/db/schema';
+import { windowMonitorIds } from '@/lib/uptime/maintenance';
 import { CONFIRMATION_TTL_MS } from './consent';
 import type { StatusIncidentPayload, StatusMaintenancePayload } from './kinds';
 import { CAUSES } from './message';
@@ -235,21 +236,31 @@ export async function queuePageIncidentNews(
 }
 
 /**
- * A maintenance window scheduled (or starting): news for every published page listing a monitor it
- * covers, naming only those of the page's monitors.
+ * News of a maintenance window for every published page listing a monitor it covers, naming only
+ * those of the page's monitors: scheduled, started, moved, cancelled before it began, or ended
+ * early. Queued in the caller's transaction, once per (page, window, event, times).
  */
-export async function queueMaintenanceNews(
+export async function announceWindow(
   db: Db,
-  { tenantId, monitorIds }: { tenantId: string; monitorIds: readonly string[] },
-  news: Omit<StatusMaintenancePayload, 'statusPageId' | 'pageTitle' | 'slug' | 'services'>,
+  window: MaintenanceWindow,
+  event: StatusMaintenancePayload['event'],
   now: number,
 ): Promise<void> {
-  for (const { page, names } of await pagesListing(db, tenantId, monitorIds)) {
+  const monitorIds = await windowMonitorIds(db, window);
+  const news = {
+    windowId: window.id,
+    event,
+    title: window.title,
+    startsAt: window.starts_at,
+    endsAt: window.ends_at,
+  };
+  for (const { page, names } of await pagesListing(db, window.tenant_id, monitorIds)) {
     await enqueueNotification(db, {
-      tenantId,
+      tenantId: window.tenant_id,
       siteId: null,
       kind: 'status-maintenance',
-      dedupeKey: `status-maintenance:${page.id}:${news.windowId}:${news.event}:${news.startsAt}`,
+      // The times are part of the key: a window moved twice is announced twice, each start once.
+      dedupeKey: `status-maintenance:${page.id}:${window.id}:${event}:${window.starts_at}${event === 'rescheduled' ? `-${window.ends_at}` : ''}`,
       payload: { ...pageOf(page), ...news, services: [...names.values()] },
       now,
     });
@@ -290,31 +301,6 @@ export async function queueMaintenanceStarts(db: Db, now: number): Promise<numbe
     .select()
     .from(w)
     .where(and(lte(w.starts_at, now), gt(w.starts_at, now - START_LOOKBACK_MS), gt(w.ends_at, now)));
-  for (const window of begun) {
-    const monitorIds =
-      window.all_monitors === 1
-        ? await db
-            .select({ id: uptimeMonitors.id })
-            .from(uptimeMonitors)
-            .where(
-              and(eq(uptimeMonitors.tenant_id, window.tenant_id), eq(uptimeMonitors.site_id, window.site_id)),
-            )
-        : await db
-            .select({ id: maintenanceWindowMonitors.monitor_id })
-            .from(maintenanceWindowMonitors)
-            .where(eq(maintenanceWindowMonitors.window_id, window.id));
-    await queueMaintenanceNews(
-      db,
-      { tenantId: window.tenant_id, monitorIds: monitorIds.map((m) => m.id) },
-      {
-        windowId: window.id,
-        event: 'started',
-        title: window.title,
-        startsAt: window.starts_at,
-        endsAt: window.ends_at,
-      },
-      now,
-    );
-  }
+  for (const window of begun) await announceWindow(db, window, 'started', now);
   return begun.length;
 }

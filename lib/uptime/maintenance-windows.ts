@@ -10,7 +10,7 @@ import {
   uptimeMonitors,
 } from '@/lib/db/schema';
 import { ConflictError, InvalidError, NotFoundError } from '@/lib/errors';
-import { queueMaintenanceNews } from '@/lib/notify/subscribers';
+import { announceWindow } from '@/lib/notify/subscribers';
 import { getVisibleSite } from '@/lib/sites/access';
 import {
   MAX_OPEN_WINDOWS,
@@ -227,26 +227,7 @@ export async function createMaintenanceWindow(
     if (!inserted) throw new Error('maintenance window insert returned no row');
     if (monitorIds) await replaceMonitors(tx, inserted, monitorIds);
     // Announced to the subscribers of the status pages listing a covered monitor, queued with it.
-    const covered =
-      monitorIds ??
-      (
-        await tx
-          .select({ id: uptimeMonitors.id })
-          .from(uptimeMonitors)
-          .where(and(eq(uptimeMonitors.tenant_id, site.tenant_id), eq(uptimeMonitors.site_id, site.id)))
-      ).map((m) => m.id);
-    await queueMaintenanceNews(
-      tx,
-      { tenantId: site.tenant_id, monitorIds: covered },
-      {
-        windowId: inserted.id,
-        event: inserted.starts_at <= now ? 'started' : 'scheduled',
-        title: inserted.title,
-        startsAt: inserted.starts_at,
-        endsAt: inserted.ends_at,
-      },
-      now,
-    );
+    await announceWindow(tx, inserted, inserted.starts_at <= now ? 'started' : 'scheduled', now);
     return inserted;
   });
   const [view] = await viewsOf(db, site, [window], now);
@@ -374,6 +355,9 @@ export async function updateMaintenanceWindow(
       .returning();
     if (!updated) throw new NotFoundError(WINDOW_NOT_FOUND);
     if (monitorIds !== undefined) await replaceMonitors(tx, updated, monitorIds ?? []);
+    // Subscribers were told the times: new times are news (a title or monitors alone are not).
+    if (updated.starts_at !== before.starts_at || updated.ends_at !== before.ends_at)
+      await announceWindow(tx, updated, 'rescheduled', now);
     return updated;
   });
   const [view] = await viewsOf(db, site, [window], now);
@@ -389,10 +373,16 @@ export async function deleteMaintenanceWindow(
   db: Db,
   principal: Principal,
   { siteId, windowId }: { siteId: string; windowId: string },
+  now = Date.now(),
 ): Promise<{ deleted: true }> {
   const { site, window } = await findWindow(db, principal, siteId, windowId);
-  await db
-    .delete(maintenanceWindows)
-    .where(and(eq(maintenanceWindows.tenant_id, site.tenant_id), eq(maintenanceWindows.id, window.id)));
+  await db.transaction(async (tx) => {
+    // Told before its monitors' list goes with it: one not begun is cancelled, one under way ends.
+    const state = windowState(window, now);
+    if (state !== 'past') await announceWindow(tx, window, state === 'upcoming' ? 'cancelled' : 'ended', now);
+    await tx
+      .delete(maintenanceWindows)
+      .where(and(eq(maintenanceWindows.tenant_id, site.tenant_id), eq(maintenanceWindows.id, window.id)));
+  });
   return { deleted: true };
 }

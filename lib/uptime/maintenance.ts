@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { maintenanceWindowMonitors, maintenanceWindows, uptimeMonitors } from '@/lib/db/schema';
@@ -47,6 +47,26 @@ export async function coveredAt(
         where ${windowCoversMonitor()} and w.starts_at <= v.at and w.ends_at > v.at)`,
   );
   return new Set(rows.map((r) => r.monitor_id));
+}
+
+/** The monitors a window covers now: its site's (all of them, later ones too) or those it lists. */
+export async function windowMonitorIds(
+  db: Db,
+  window: { id: string; tenant_id: string; site_id: string; all_monitors: number },
+): Promise<string[]> {
+  const rows =
+    window.all_monitors === 1
+      ? await db
+          .select({ id: uptimeMonitors.id })
+          .from(uptimeMonitors)
+          .where(
+            and(eq(uptimeMonitors.tenant_id, window.tenant_id), eq(uptimeMonitors.site_id, window.site_id)),
+          )
+      : await db
+          .select({ id: maintenanceWindowMonitors.monitor_id })
+          .from(maintenanceWindowMonitors)
+          .where(eq(maintenanceWindowMonitors.window_id, window.id));
+  return rows.map((r) => r.id);
 }
 
 /** Each listed monitor's maintenance windows overlapping `[fromMs, toMs)`, as spans, oldest first. */

@@ -265,6 +265,35 @@ describe('subscribe, confirm, receive, unsubscribe', () => {
     expect(JSON.stringify(log.body)).not.toContain(visitor);
   });
 
+  it('a window moved or cancelled is news; a new title alone is not', async () => {
+    const api = v1({ token: owner.token });
+    const starts = Date.now() + 2 * 86_400_000;
+    const created = await api.POST('/v1/sites/{id}/maintenance-windows', {
+      params: { path: { id: siteId } },
+      body: { title: 'Network change', startsAt: starts, endsAt: starts + 3600_000 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const path = { id: siteId, windowId: created.body.maintenanceWindow.id };
+    const edit = (body: { title?: string; startsAt?: number }) =>
+      api.PATCH('/v1/sites/{id}/maintenance-windows/{windowId}', { params: { path }, body });
+    expect((await edit({ startsAt: starts + 1800_000 })).status).toBe(200);
+    expect((await edit({ title: 'Network change (core)' })).status).toBe(200);
+    const removed = await api.DELETE('/v1/sites/{id}/maintenance-windows/{windowId}', { params: { path } });
+    expect(removed.status).toBe(200);
+    await deliver();
+    await deliver();
+    const about = mailsTo(visitor)
+      .map((m) => String(m.body.subject))
+      .filter((subject) => subject.includes('Network change'));
+    expect(about).toEqual([
+      'Acme Status: Maintenance scheduled: Network change',
+      'Acme Status: Maintenance rescheduled: Network change',
+      'Acme Status: Maintenance cancelled: Network change (core)',
+    ]);
+    const moved = mailsTo(visitor).find((m) => String(m.body.subject).includes('rescheduled'))!;
+    expect(String(moved.body.text)).toContain('is now planned from');
+  });
+
   it('the one-click POST unsubscribes: no more mail from the page, and the count drops', async () => {
     const shown = await unsubscribeRoute.GET(
       new Request(unsubscribeUrl),

@@ -3,8 +3,9 @@ import { activeRunner, createFunction, onBoot } from '@/jobs/runtime';
 import { getDb } from '@/lib/db/client';
 import { type DeliveryOptions, deliverDue, deliveriesDue, dispatchEvents } from '@/lib/notify/deliver';
 import { pruneDeliveryHistory } from '@/lib/notify/retention';
-import { pruneUnconfirmedSubscribers, queueMaintenanceStarts } from '@/lib/notify/subscribers';
+import { pruneUnconfirmedSubscribers } from '@/lib/notify/subscribers';
 import { reportAttachments } from '@/lib/reports/schedule';
+import { queueMaintenanceStarts } from '@/lib/uptime/maintenance-windows';
 
 /**
  * Delivery sessions per invocation before the job re-enters through `notify/queued`: each session

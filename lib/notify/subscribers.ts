@@ -1,17 +1,15 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { config } from '@/lib/config';
 import { signToken, verifyToken } from '@/lib/crypto/secrets';
 import type { Db } from '@/lib/db/client';
 import {
   type MaintenanceWindow,
-  maintenanceWindows,
   type StatusPage,
   statusPageMonitors,
   statusPageSubscribers,
   statusPages,
   uptimeMonitors,
 } from '@/lib/db/schema';
-import { windowMonitorIds } from '@/lib/uptime/maintenance';
 import { CONFIRMATION_TTL_MS } from './consent';
 import type { StatusIncidentPayload, StatusMaintenancePayload } from './kinds';
 import { CAUSES } from './message';
@@ -238,15 +236,15 @@ export async function queuePageIncidentNews(
 /**
  * News of a maintenance window for every published page listing a monitor it covers, naming only
  * those of the page's monitors: scheduled, started, moved, cancelled before it began, or ended
- * early. Queued in the caller's transaction, once per (page, window, event, times).
+ * early. Queued in the caller's transaction, once per (page, window, event, times). The caller
+ * (lib/uptime, which knows windows) names the monitors the window covers.
  */
 export async function announceWindow(
   db: Db,
-  window: MaintenanceWindow,
+  { window, monitorIds }: { window: MaintenanceWindow; monitorIds: readonly string[] },
   event: StatusMaintenancePayload['event'],
   now: number,
 ): Promise<void> {
-  const monitorIds = await windowMonitorIds(db, window);
   const news = {
     windowId: window.id,
     event,
@@ -284,23 +282,4 @@ export async function pruneUnconfirmedSubscribers(db: Db, now: number): Promise<
     )
     .returning({ id: s.id });
   return deleted.length;
-}
-
-/** How far back a window's start is still announced: a job that missed minutes catches up this far. */
-const START_LOOKBACK_MS = 15 * 60_000;
-
-/**
- * Maintenance windows that began in the last START_LOOKBACK_MS and are still under way: announced
- * as started to the subscribers of the pages listing a covered monitor. Run by the delivery job each
- * time it runs (every minute at least); each (page, window, start) is queued once, whatever the runs,
- * and a window created already under way was announced as started when it was created.
- */
-export async function queueMaintenanceStarts(db: Db, now: number): Promise<number> {
-  const w = maintenanceWindows;
-  const begun = await db
-    .select()
-    .from(w)
-    .where(and(lte(w.starts_at, now), gt(w.starts_at, now - START_LOOKBACK_MS), gt(w.ends_at, now)));
-  for (const window of begun) await announceWindow(db, window, 'started', now);
-  return begun.length;
 }

@@ -19,6 +19,7 @@ import {
   MAX_WINDOWS_LIST,
   WINDOW_START_GRACE_MS,
 } from './limits';
+import { windowMonitorIds } from './maintenance';
 
 /*
  * A site's maintenance windows (issue 26 item 3): POST, GET (list, one), PATCH, DELETE under
@@ -227,7 +228,7 @@ export async function createMaintenanceWindow(
     if (!inserted) throw new Error('maintenance window insert returned no row');
     if (monitorIds) await replaceMonitors(tx, inserted, monitorIds);
     // Announced to the subscribers of the status pages listing a covered monitor, queued with it.
-    await announceWindow(tx, inserted, inserted.starts_at <= now ? 'started' : 'scheduled', now);
+    await announce(tx, inserted, inserted.starts_at <= now ? 'started' : 'scheduled', now);
     return inserted;
   });
   const [view] = await viewsOf(db, site, [window], now);
@@ -357,7 +358,7 @@ export async function updateMaintenanceWindow(
     if (monitorIds !== undefined) await replaceMonitors(tx, updated, monitorIds ?? []);
     // Subscribers were told the times: new times are news (a title or monitors alone are not).
     if (updated.starts_at !== before.starts_at || updated.ends_at !== before.ends_at)
-      await announceWindow(tx, updated, 'rescheduled', now);
+      await announce(tx, updated, 'rescheduled', now);
     return updated;
   });
   const [view] = await viewsOf(db, site, [window], now);
@@ -379,10 +380,39 @@ export async function deleteMaintenanceWindow(
   await db.transaction(async (tx) => {
     // Told before its monitors' list goes with it: one not begun is cancelled, one under way ends.
     const state = windowState(window, now);
-    if (state !== 'past') await announceWindow(tx, window, state === 'upcoming' ? 'cancelled' : 'ended', now);
+    if (state !== 'past') await announce(tx, window, state === 'upcoming' ? 'cancelled' : 'ended', now);
     await tx
       .delete(maintenanceWindows)
       .where(and(eq(maintenanceWindows.tenant_id, site.tenant_id), eq(maintenanceWindows.id, window.id)));
   });
   return { deleted: true };
+}
+
+/** A window's news for the subscribers of the status pages listing a monitor it covers. */
+async function announce(
+  db: Db,
+  window: MaintenanceWindow,
+  event: Parameters<typeof announceWindow>[2],
+  now: number,
+): Promise<void> {
+  await announceWindow(db, { window, monitorIds: await windowMonitorIds(db, window) }, event, now);
+}
+
+/** How far back a window's start is still announced: a job that missed minutes catches up this far. */
+const START_LOOKBACK_MS = 15 * 60_000;
+
+/**
+ * Maintenance windows that began in the last START_LOOKBACK_MS and are still under way: announced
+ * as started to the subscribers of the pages listing a covered monitor. Run by the delivery job each
+ * time it runs (every minute at least); each (page, window, start) is queued once, whatever the runs,
+ * and a window created already under way was announced as started when it was created.
+ */
+export async function queueMaintenanceStarts(db: Db, now: number): Promise<number> {
+  const w = maintenanceWindows;
+  const begun = await db
+    .select()
+    .from(w)
+    .where(and(lte(w.starts_at, now), gt(w.starts_at, now - START_LOOKBACK_MS), gt(w.ends_at, now)));
+  for (const window of begun) await announce(db, window, 'started', now);
+  return begun.length;
 }

@@ -15,8 +15,8 @@ import {
 } from '@/lib/db/schema';
 import { closeDispatchers } from '@/lib/net';
 import { deliverDue, dispatchEvents } from '@/lib/notify/deliver';
-import { queueMaintenanceStarts } from '@/lib/notify/subscribers';
 import { SUBSCRIBE_LIMITS } from '@/lib/statuspages/subscribers';
+import { queueMaintenanceStarts } from '@/lib/uptime/maintenance-windows';
 import { v1 } from '../support/api-client';
 import { useTestDatabase } from '../support/db';
 import { signInOwner } from '../support/http';

@@ -64,6 +64,23 @@ export const CONFIRMATION_LIMITS = {
 /** How a confirmation token is stored: its SHA-256, never the token. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/**
+ * A confirmation link's token has the shape our links carry (32 random bytes, base64url); anything else is no link,
+ * answered without a query. Shared by every double opt-in: alert addresses and status page subscribers.
+ */
+export const isConfirmToken = (token: string) => /^[A-Za-z0-9_-]{20,100}$/.test(token);
+
+export type ConfirmationState = 'pending' | 'confirmed' | 'expired';
+
+/** Where a double opt-in stands: confirmed, pending until its link expires, or expired. */
+export function confirmationState(
+  row: { confirmed_at: number | null; confirm_expires_at: number | null },
+  now: number,
+): ConfirmationState {
+  if (row.confirmed_at !== null) return 'confirmed';
+  return row.confirm_expires_at !== null && row.confirm_expires_at > now ? 'pending' : 'expired';
+}
+
 type AddressRow = typeof notificationAddresses.$inferSelect;
 
 export type AddressStatus = 'member' | 'confirmed' | 'pending' | 'expired';
@@ -333,12 +350,12 @@ export async function resendConfirmation(
 export interface ConfirmationPreview {
   email: string;
   organizationName: string;
-  state: 'pending' | 'confirmed' | 'expired';
+  state: ConfirmationState;
   expiresAt: number | null;
 }
 
 async function rowByToken(db: Db, token: string): Promise<AddressRow | undefined> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+  if (!isConfirmToken(token)) return undefined;
   const [row] = await db
     .select()
     .from(notificationAddresses)
@@ -346,13 +363,6 @@ async function rowByToken(db: Db, token: string): Promise<AddressRow | undefined
     .limit(1);
   return row;
 }
-
-const stateOf = (row: AddressRow, now: number): ConfirmationPreview['state'] =>
-  row.confirmed_at !== null
-    ? 'confirmed'
-    : row.confirm_expires_at !== null && row.confirm_expires_at > now
-      ? 'pending'
-      : 'expired';
 
 /** What the confirmation page shows before its button is pressed (reads only); null: no such link. */
 export async function confirmationPreview(
@@ -365,7 +375,7 @@ export async function confirmationPreview(
   return {
     email: row.address,
     organizationName: mailOrganizationName(await organizationName(db, row.tenant_id)),
-    state: stateOf(row, now),
+    state: confirmationState(row, now),
     expiresAt: row.confirm_expires_at,
   };
 }
@@ -382,7 +392,7 @@ export interface Confirmed {
 export async function confirmAddress(db: Db, token: string, now = Date.now()): Promise<Confirmed> {
   const row = await rowByToken(db, token);
   if (!row) throw new NotFoundError(UNKNOWN_LINK);
-  const state = stateOf(row, now);
+  const state = confirmationState(row, now);
   if (state === 'expired') {
     throw new ConflictError(
       'this confirmation link has expired: ask the organization that added this address to send a new one',

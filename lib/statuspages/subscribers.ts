@@ -16,7 +16,10 @@ import { MailDeliveryError, sendMail } from '@/lib/email/transport';
 import { NetError } from '@/lib/net';
 import {
   CONFIRMATION_TTL_MS,
+  type ConfirmationState,
+  confirmationState,
   hashToken,
+  isConfirmToken,
   type SenderLimits,
   takeConfirmationPlace,
 } from '@/lib/notify/consent';
@@ -154,11 +157,11 @@ export interface SubscriptionView {
   pageTitle: string;
   slug: string;
   email: string;
-  state: 'pending' | 'confirmed' | 'expired';
+  state: ConfirmationState;
 }
 
 async function byConfirmToken(db: Db, token: string) {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+  if (!isConfirmToken(token)) return undefined;
   const [row] = await db
     .select({ subscriber: statusPageSubscribers, page: statusPages })
     .from(statusPageSubscribers)
@@ -167,13 +170,6 @@ async function byConfirmToken(db: Db, token: string) {
     .limit(1);
   return row;
 }
-
-const stateOf = (row: StatusPageSubscriber, now: number): SubscriptionView['state'] =>
-  row.confirmed_at !== null
-    ? 'confirmed'
-    : row.confirm_expires_at !== null && row.confirm_expires_at > now
-      ? 'pending'
-      : 'expired';
 
 /**
  * The confirmation link's subscription, read only (the page before its button); with `confirm`,
@@ -188,7 +184,7 @@ export async function confirmationOf(
 ): Promise<SubscriptionView | null> {
   const found = await byConfirmToken(db, token);
   if (found?.page.published !== 1) return null;
-  let state = stateOf(found.subscriber, now);
+  let state = confirmationState(found.subscriber, now);
   if (confirm && state === 'pending') {
     await db
       .update(statusPageSubscribers)

@@ -106,6 +106,8 @@ export interface Run {
   /** Display names of the steps that completed, in order (hashed ids mean nothing to a reader). */
   stepNames: string[];
   calls: CallRecord[];
+  /** When the run completed or failed (ms since the epoch). */
+  endedAt?: number;
   done: Promise<Run>;
 }
 
@@ -458,6 +460,7 @@ export class InngestExecutor {
         })
         .finally(() => {
           for (const { key } of slots) this.slots.set(key, (this.slots.get(key) ?? 1) - 1);
+          run.endedAt = Date.now();
           this.options.log(`executor: ${this.describe(run)}`);
           settle(run);
           this.startWaiting();

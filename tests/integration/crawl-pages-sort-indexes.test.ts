@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@/lib/auth/principal';
+import { finalizeRun } from '@/lib/crawl/runs/finalize';
+import { captureSettings } from '@/lib/crawl/runs/run';
 import { listCrawledUrls, PAGE_SORTS } from '@/lib/crawl/views/pages';
 import { getUrlDetail } from '@/lib/crawl/views/url-detail';
 import type { Db } from '@/lib/db/client';
+import { queryRows } from '@/lib/db/rows';
 import * as schema from '@/lib/db/schema';
 import { useTestDatabase } from '../support/db';
 import { insertSite } from '../support/fixtures';
@@ -101,16 +104,60 @@ async function planOf(runId: string | undefined, sort: (typeof PAGE_SORTS)[numbe
  * EXPLAIN of `query` with sequential scans priced out, and sorts too unless `sorts` (a few rows found
  * through an index are sorted; without sorting, the primary key's order would win).
  */
+/** EXPLAIN of `query` on `on` as it is set (the server's own plan unless the caller priced things out). */
+async function explainedAsIs(query: string, on: Db = db): Promise<string> {
+  const rows = (await on.execute(sql.raw(`explain ${query}`))) as unknown as
+    | { rows: Record<string, string>[] }
+    | Record<string, string>[];
+  return (Array.isArray(rows) ? rows : rows.rows).map((row) => Object.values(row)[0]).join('\n');
+}
+
 async function explained(query: string, sorts = false): Promise<string> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
     if (!sorts) await tx.execute(sql`set local enable_sort = off`);
-    const rows = (await tx.execute(sql.raw(`explain ${query}`))) as unknown as
-      | { rows: Record<string, string>[] }
-      | Record<string, string>[];
-    return (Array.isArray(rows) ? rows : rows.rows).map((row) => Object.values(row)[0]).join('\n');
+    return explainedAsIs(query, tx);
   });
 }
+
+describe('a large crawl, finalized', () => {
+  it('is described to the planner first, so reading its rows back by URL walks the key', async () => {
+    const rows = 12_000; // above LARGE_WRITE_ROWS
+    const [site] = await db.select().from(schema.sites).where(sql`${schema.sites.id} = ${siteId}`);
+    const [run] = await db
+      .insert(schema.runs)
+      .values({
+        site_id: siteId,
+        tenant_id: principal.tenantId,
+        started_at: Date.now(),
+        state: 'running',
+        kind: 'crawl',
+        settings: await captureSettings(db, site!, Date.now(), null),
+      })
+      .returning({ id: schema.runs.id });
+    await db.execute(sql`
+      insert into crawl_urls (run_id, url, kind, depth, state, verdict, status_code, is_page, seo_facts)
+      select ${run!.id}::uuid, 'https://sorts.example/big/' || lpad(i::text, 6, '0'), 'internal', 1, 'done',
+        'ok', 200, 1, '{}'::jsonb
+      from generate_series(1, ${rows}::int) i`);
+
+    const finalized = await finalizeRun(db, run!.id);
+    expect(finalized?.run).toMatchObject({ state: 'completed', pages_crawled: rows });
+    const [table] = await queryRows<{ tuples: number }>(
+      db,
+      sql`select reltuples::float8 as tuples from pg_class where relname = 'crawl_urls'`,
+    );
+    expect(Number(table?.tuples)).toBeGreaterThanOrEqual(rows);
+    // The SEO pass's keyset read, planned as the server would (nothing priced out): down the primary
+    // key from where the last page of rows ended, not a scan of every row left and a sort.
+    const plan = await explainedAsIs(
+      `select url from crawl_urls where run_id = '${run!.id}'::uuid and url > 'https://sorts.example/big/000100'
+       and is_page = 1 and seo_facts is not null order by url limit 2000`,
+    );
+    expect(plan).toContain('Index Scan using crawl_urls_run_id_url_pk');
+    expect(plan).not.toContain('Sort');
+  });
+});
 
 describe('the pages list of a finished crawl', () => {
   it('reads a page under every sort from its index', async () => {

@@ -4,6 +4,7 @@ import { ACTIVE_PASS_PHASES } from '@/lib/db/active-pass';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { type Run, type RunSettings, runs, seoReports, usageLedger } from '@/lib/db/schema';
+import { refreshStatisticsAfterWrite } from '@/lib/db/statistics';
 import { pauseIfAllowanceUsed } from '@/lib/usage/allowance';
 import { type CrawlTrace, traced } from '../engine/trace';
 import { writeRunSeo } from './finalize-seo';
@@ -50,14 +51,22 @@ export async function finalizeRun(
         where run_id = ${runId}::uuid and state <> 'done'`,
   );
 
-  const [totals] = await queryRows<{ pages: string | number; checked: string | number }>(
+  const [totals] = await queryRows<{
+    rows: string | number;
+    pages: string | number;
+    checked: string | number;
+  }>(
     db,
-    sql`select count(*) filter (where is_page = 1) as pages,
+    sql`select count(*) as rows, count(*) filter (where is_page = 1) as pages,
                count(*) filter (where verdict is not null and verdict <> 'skipped') as checked
         from crawl_urls where run_id = ${runId}::uuid`,
   );
   const pagesCrawled = Number(totals?.pages ?? 0);
   const linksChecked = Number(totals?.checked ?? 0);
+  // Every statement below reads the run's rows back: a large run's are described to the planner first.
+  await traced(trace, 'finalize: statistics', () =>
+    refreshStatisticsAfterWrite(db, 'crawl_urls', Number(totals?.rows ?? 0)),
+  );
   const state = run.error === null ? 'completed' : 'failed';
   const period = billingPeriod(run.started_at);
 

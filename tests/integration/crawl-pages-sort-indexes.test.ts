@@ -42,31 +42,39 @@ beforeAll(async () => {
 });
 afterAll(() => teardown());
 
-/**
- * A crawl run of the site with 40 URLs: running (half of them done, no inlinks yet), completed (every
- * row done with its inlinks counted) or completed before migration 0009 counted inlinks (`legacy`).
- */
-async function storeRun(state: 'running' | 'completed' | 'legacy'): Promise<string> {
+/** A crawl run of the site, with the settings a run starts with; its id. */
+async function insertRun(state: 'running' | 'completed'): Promise<string> {
+  const [site] = await db.select().from(schema.sites).where(sql`${schema.sites.id} = ${siteId}`);
   const [run] = await db
     .insert(schema.runs)
     .values({
       site_id: siteId,
       tenant_id: principal.tenantId,
       started_at: Date.now(),
-      state: state === 'running' ? 'running' : 'completed',
+      state,
       kind: 'crawl',
+      settings: await captureSettings(db, site!, Date.now(), null),
     })
     .returning({ id: schema.runs.id });
+  return run!.id;
+}
+
+/**
+ * A crawl run of the site with 40 URLs: running (half of them done, no inlinks yet), completed (every
+ * row done with its inlinks counted) or completed before migration 0009 counted inlinks (`legacy`).
+ */
+async function storeRun(state: 'running' | 'completed' | 'legacy'): Promise<string> {
+  const runId = await insertRun(state === 'running' ? 'running' : 'completed');
   await db.execute(sql`
     insert into crawl_urls (run_id, url, kind, depth, state, verdict, status_code, redirect_chain, response_ms,
       is_page, links, inlinks)
-    select ${run!.id}::uuid, 'https://sorts.example/' || i, 'internal', i % 3,
+    select ${runId}::uuid, 'https://sorts.example/' || i, 'internal', i % 3,
       ${state === 'running' ? sql`case when i % 2 = 0 then 'done' else 'pending' end` : sql`'done'`},
       'ok', 200, case when i % 4 = 0 then ('[{"status":301,"url":"https://sorts.example/' || i || '"},{"status":200,"url":"https://sorts.example/"}]')::jsonb end,
       i * 10, 1, '[["https://sorts.example/", null, null, null]]'::jsonb,
       ${state === 'completed' ? sql`i % 5` : sql`null`}
     from generate_series(1, 40) i`);
-  return run!.id;
+  return runId;
 }
 
 /** The statements `read` sends, each with its parameters written in (for EXPLAIN). */
@@ -123,25 +131,14 @@ async function explained(query: string, sorts = false): Promise<string> {
 describe('a large crawl, finalized', () => {
   it('is described to the planner first, so reading its rows back by URL walks the key', async () => {
     const rows = 12_000; // above LARGE_WRITE_ROWS
-    const [site] = await db.select().from(schema.sites).where(sql`${schema.sites.id} = ${siteId}`);
-    const [run] = await db
-      .insert(schema.runs)
-      .values({
-        site_id: siteId,
-        tenant_id: principal.tenantId,
-        started_at: Date.now(),
-        state: 'running',
-        kind: 'crawl',
-        settings: await captureSettings(db, site!, Date.now(), null),
-      })
-      .returning({ id: schema.runs.id });
+    const runId = await insertRun('running');
     await db.execute(sql`
       insert into crawl_urls (run_id, url, kind, depth, state, verdict, status_code, is_page, seo_facts)
-      select ${run!.id}::uuid, 'https://sorts.example/big/' || lpad(i::text, 6, '0'), 'internal', 1, 'done',
+      select ${runId}::uuid, 'https://sorts.example/big/' || lpad(i::text, 6, '0'), 'internal', 1, 'done',
         'ok', 200, 1, '{}'::jsonb
       from generate_series(1, ${rows}::int) i`);
 
-    const finalized = await finalizeRun(db, run!.id);
+    const finalized = await finalizeRun(db, runId);
     expect(finalized?.run).toMatchObject({ state: 'completed', pages_crawled: rows });
     const [table] = await queryRows<{ tuples: number }>(
       db,
@@ -151,7 +148,7 @@ describe('a large crawl, finalized', () => {
     // The SEO pass's keyset read, planned as the server would (nothing priced out): down the primary
     // key from where the last page of rows ended, not a scan of every row left and a sort.
     const plan = await explainedAsIs(
-      `select url from crawl_urls where run_id = '${run!.id}'::uuid and url > 'https://sorts.example/big/000100'
+      `select url from crawl_urls where run_id = '${runId}'::uuid and url > 'https://sorts.example/big/000100'
        and is_page = 1 and seo_facts is not null order by url limit 2000`,
     );
     expect(plan).toContain('Index Scan using crawl_urls_run_id_url_pk');
@@ -235,26 +232,17 @@ describe("a URL's inlinks (url-details)", () => {
     expect(await allInlinks(runId)).toHaveLength(40);
     // On a run of some size, a URL linked from a few pages (as most are) is looked up in the index,
     // where reading the run would open every page's links.
-    const [big] = await db
-      .insert(schema.runs)
-      .values({
-        site_id: siteId,
-        tenant_id: principal.tenantId,
-        started_at: Date.now(),
-        state: 'completed',
-        kind: 'crawl',
-      })
-      .returning({ id: schema.runs.id });
+    const bigRunId = await insertRun('completed');
     await db.execute(sql`
       insert into crawl_urls (run_id, url, kind, depth, state, verdict, status_code, is_page, links, inlinks)
-      select ${big!.id}::uuid, 'https://sorts.example/' || i, 'internal', 1, 'done', 'ok', 200, 1,
+      select ${bigRunId}::uuid, 'https://sorts.example/' || i, 'internal', 1, 'done', 'ok', 200, 1,
         jsonb_build_array(jsonb_build_array(${ROOT}::text, 'Home', null, null),
                           jsonb_build_array('https://sorts.example/' || ((i * 7) % 2000), 'Next', null, null)), 1
       from generate_series(0, 1999) i`);
     await db.execute(sql`analyze crawl_urls`);
     const [query] = (
       await captured((logging) =>
-        getUrlDetail(logging, principal, { siteId, runId: big!.id }, { url: 'https://sorts.example/7' }),
+        getUrlDetail(logging, principal, { siteId, runId: bigRunId }, { url: 'https://sorts.example/7' }),
       )
     ).filter((statement) => statement.includes('as link_text') && statement.includes('as source_url'));
     expect(await explained(query!, true)).toContain('Bitmap Index Scan on crawl_urls_link_targets_idx');

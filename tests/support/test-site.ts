@@ -160,6 +160,8 @@ export interface SyntheticSiteOptions {
   /** Optional external origin every page links to (one distinct URL per 100 pages). */
   externalOrigin?: string;
   host?: string;
+  /** Each page answers after this long (ms), so requests overlap as on a real server. */
+  delayMs?: number;
 }
 
 export interface SyntheticSite {
@@ -167,6 +169,8 @@ export interface SyntheticSite {
   rootUrl: string;
   /** Known answers: pages that parse (root included) and the broken targets with their one source. */
   expected: { pages: number; broken: { target: string; source: string }[] };
+  /** The most page requests the site was answering at once. */
+  peakInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -191,11 +195,13 @@ export function syntheticPage(i: number, options: SyntheticSiteOptions): string 
  */
 export async function startSyntheticSite(options: SyntheticSiteOptions): Promise<SyntheticSite> {
   const { pages, brokenEvery = 50 } = options;
+  let inFlight = 0;
+  let peak = 0;
   const server = await startServer(options.host ?? '127.0.0.1', {
     '/robots.txt': { status: 404 },
     '/sitemap.xml': { status: 404 },
     '/': { headers: { 'content-type': 'text/html' }, body: html('<a href="/p/0">Start</a>') },
-    '*': (req, res) => {
+    '*': async (req, res) => {
       const match = /^\/p\/(\d+)$/.exec((req.url ?? '').split('?')[0] ?? '');
       const i = match ? Number(match[1]) : -1;
       if (i < 0 || i >= pages) {
@@ -203,6 +209,10 @@ export async function startSyntheticSite(options: SyntheticSiteOptions): Promise
         res.end('not found');
         return;
       }
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+      inFlight--;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(syntheticPage(i, options));
     },
@@ -217,6 +227,7 @@ export async function startSyntheticSite(options: SyntheticSiteOptions): Promise
     server,
     rootUrl: `${server.origin}/`,
     expected: { pages: pages + 1, broken },
+    peakInFlight: () => peak,
     close: () => server.close(),
   };
 }

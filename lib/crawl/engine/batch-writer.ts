@@ -68,15 +68,17 @@ export class BatchWriter {
 
   /**
    * Starts a write when one is due. `windowWaits`: the window has room and nothing is queued, so
-   * held results that discovered URLs should not wait out the flush interval.
+   * held results that discovered URLs should not wait out the flush interval. `held`: the step
+   * dispatches nothing until a write commits (maxUnwritten), so whatever is held is due now.
    */
-  flushIfDue(windowWaits: boolean): void {
-    if (this.shouldFlush(windowWaits)) this.startFlush();
+  flushIfDue(windowWaits: boolean, held: boolean): void {
+    if (this.shouldFlush(windowWaits, held)) this.startFlush();
   }
 
-  private shouldFlush(windowWaits: boolean): boolean {
+  private shouldFlush(windowWaits: boolean, held: boolean): boolean {
     if (this.flushing || this.done.length === 0) return false;
     return (
+      held ||
       this.done.length >= this.tuning.flushSize ||
       Date.now() - this.lastFlush >= this.tuning.flushIntervalMs ||
       this.starving(windowWaits)

@@ -137,6 +137,11 @@ class Step {
     });
   }
 
+  /** As many internal URLs as maxUnwritten wait to be written: nothing more is sent until a write commits. */
+  private get heldForWrite(): boolean {
+    return this.internalUnwritten >= this.tuning.maxUnwritten;
+  }
+
   /** Internal requests allowed in flight: the window, or one at a time under a Crawl-delay. */
   private get internalLimit(): number {
     return this.rules.crawlDelayMs > 0 ? 1 : this.window.current;
@@ -155,6 +160,8 @@ class Step {
     const limit = this.internalLimit;
     const fill =
       this.internalInFlight >= limit ? 'full' : this.internalInFlight === 0 ? 'empty' : 'part full';
+    if (fill !== 'full' && this.internalUnwritten >= this.tuning.maxUnwritten)
+      return `${fill}, held for a write`;
     if (fill === 'full' || this.internalQueue.length > 0) return fill;
     const on = this.refilling ? 'lease in flight' : this.writer.inFlight ? 'write in flight' : 'tick';
     return `${fill}, queue empty, ${on}`;
@@ -173,7 +180,10 @@ class Step {
           await this.releaseQueued();
         }
         this.dispatch();
-        this.writer.flushIfDue(this.internalQueue.length === 0 && this.internalInFlight < this.internalLimit);
+        this.writer.flushIfDue(
+          this.internalQueue.length === 0 && this.internalInFlight < this.internalLimit,
+          this.heldForWrite,
+        );
         if (!this.idle()) {
           this.trace?.state(this.traceState());
           await this.sleep();
@@ -343,7 +353,11 @@ class Step {
   }
 
   private dispatch(): void {
-    while (this.internalInFlight < this.internalLimit && this.internalQueue.length > 0) {
+    while (
+      this.internalInFlight < this.internalLimit &&
+      this.internalQueue.length > 0 &&
+      !this.heldForWrite
+    ) {
       if (this.rules.crawlDelayMs > 0 && Date.now() - this.lastInternalStart < this.rules.crawlDelayMs) break;
       const lease = this.internalQueue.shift() as LeasedUrl;
       this.lastInternalStart = Date.now();

@@ -49,6 +49,8 @@ interface Measurement {
 }
 
 const WARM_UP_PAGES = 1_000;
+/** From this many pages the run's database figures and report reads are printed (crawl-scale.ts). */
+const SCALE_FIGURES_PAGES = 100_000;
 const self = fileURLToPath(import.meta.url);
 
 function arg(name: string): string | undefined {
@@ -310,6 +312,12 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
   const cpuSeconds = cpuSince(cpu);
   await profiler?.stop();
   const peakRssMb = memory.stop();
+  // At scale, what the run left in the database and how its reports read (after the measurement).
+  if (finished.pages_crawled >= SCALE_FIGURES_PAGES) {
+    const { printDatabaseFigures, timeReportReads } = await import('./crawl-scale');
+    await printDatabaseFigures(db, finished.id);
+    await timeReportReads(db, finished);
+  }
   await handle.close();
   rmSync(dataDir, { recursive: true, force: true });
   return {

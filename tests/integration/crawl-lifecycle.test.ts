@@ -152,9 +152,9 @@ describe('triggering crawls', () => {
     expect(off.body.error).toMatch(/Broken Links app is not enabled/);
   });
 
-  it('sends nothing more while maxUnwritten results wait to be written, and writes them at once', async () => {
-    // A site answering in 20 ms lets the window open to 8 requests; a bound of 3 results unwritten
-    // holds it at 3. Writes are otherwise due only at 250 results or every minute: a held step that
+  it('sends nothing more while maxHeldResults wait for a write, and writes them at once', async () => {
+    // A site answering in 20 ms lets the window open to 8 requests; a bound of 3 results held or in
+    // flight holds it at 3. Writes are otherwise due only at 250 results or every minute: a held step that
     // waited for either would take minutes for this site.
     const slow = await startSyntheticSite({ pages: 40, extraLinks: 2, brokenEvery: 10, delayMs: 20 });
     try {
@@ -163,7 +163,7 @@ describe('triggering crawls', () => {
       const runId: string = started.body.status.runId;
       await seedRun(db, runId);
       const begun = Date.now();
-      const tuning = { maxUnwritten: 3, flushSize: 250, flushIntervalMs: 60_000 };
+      const tuning = { maxHeldResults: 3, flushSize: 250, flushIntervalMs: 60_000 };
       while ((await workRun(db, runId, tuning)).status !== 'exhausted');
       expect(Date.now() - begun).toBeLessThan(30_000);
       expect(slow.peakInFlight()).toBe(3);

@@ -56,6 +56,11 @@ export class BatchWriter {
     this.done.push(processed);
   }
 
+  /** Results held for the next write (not the write in flight). */
+  get held(): number {
+    return this.done.length;
+  }
+
   /** Nothing waits to be written and no write is in flight. */
   get idle(): boolean {
     return this.done.length === 0 && this.flushing === null;
@@ -69,7 +74,7 @@ export class BatchWriter {
   /**
    * Starts a write when one is due. `windowWaits`: the window has room and nothing is queued, so
    * held results that discovered URLs should not wait out the flush interval. `held`: the step
-   * dispatches nothing until a write commits (maxUnwritten), so whatever is held is due now.
+   * dispatches nothing until a write takes what is held (maxHeldResults), so that is due now.
    */
   flushIfDue(windowWaits: boolean, held: boolean): void {
     if (this.shouldFlush(windowWaits, held)) this.startFlush();

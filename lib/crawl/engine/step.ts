@@ -137,9 +137,9 @@ class Step {
     });
   }
 
-  /** As many internal URLs as maxUnwritten wait to be written: nothing more is sent until a write commits. */
+  /** maxHeldResults are held or in flight: nothing more is sent until the next write takes them. */
   private get heldForWrite(): boolean {
-    return this.internalUnwritten >= this.tuning.maxUnwritten;
+    return this.internalInFlight + this.writer.held >= this.tuning.maxHeldResults;
   }
 
   /** Internal requests allowed in flight: the window, or one at a time under a Crawl-delay. */
@@ -160,8 +160,7 @@ class Step {
     const limit = this.internalLimit;
     const fill =
       this.internalInFlight >= limit ? 'full' : this.internalInFlight === 0 ? 'empty' : 'part full';
-    if (fill !== 'full' && this.internalUnwritten >= this.tuning.maxUnwritten)
-      return `${fill}, held for a write`;
+    if (fill !== 'full' && this.heldForWrite) return `${fill}, held for a write`;
     if (fill === 'full' || this.internalQueue.length > 0) return fill;
     const on = this.refilling ? 'lease in flight' : this.writer.inFlight ? 'write in flight' : 'tick';
     return `${fill}, queue empty, ${on}`;

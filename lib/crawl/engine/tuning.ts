@@ -35,14 +35,15 @@ export interface EngineTuning {
   /** Results never wait longer than this to be written. */
   flushIntervalMs: number;
   /**
-   * Internal URLs dispatched and not yet written (in flight, held, or in the write under way) beyond
-   * which no more are dispatched until a write commits. Each holds its page's links and SEO facts
-   * until written; without a bound they piled up while the database slowed as the run grew (writes
-   * of 0.5 s and more past 500,000 pages), and a 1,000,000-page crawl peaked at 463 MB where a
-   * 100,000-page one took 174. When the database is what limits the crawl, requests sent ahead of it
-   * only wait in memory.
+   * Finished results held for the next write, plus internal requests in flight, beyond which no more
+   * internal requests are sent until that write takes the held ones. Each result holds its page's
+   * links and SEO facts until written: without a bound they piled up while the database slowed as
+   * the run grew (writes of 0.5 s and more past 500,000 pages), and a 1,000,000-page crawl peaked at
+   * 463 MB where a 100,000-page one took 174. The write under way is not counted, so requests go on
+   * while it runs (a bound that counted it left the window empty for a fifth of that crawl): at most
+   * about twice this many results are in memory, the batch being written and those held for the next.
    */
-  maxUnwritten: number;
+  maxHeldResults: number;
   /** External links checked per run; the rest are recorded as not checked (see MAX_EXTERNAL_CHECKS). */
   maxExternalChecks: number;
 }
@@ -66,7 +67,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   leaseWindows: 4,
   flushSize: 250,
   flushIntervalMs: 300,
-  maxUnwritten: 2_000,
+  maxHeldResults: 2_000,
   maxExternalChecks: MAX_EXTERNAL_CHECKS,
 };
 

@@ -11,12 +11,13 @@ import type { Db } from './client';
  * table has changed by a tenth, and not at all where it is off or absent: embedded PGlite has no
  * autovacuum, and some servers run without it. So the writer of a large batch gathers them itself.
  * ANALYZE samples a fixed 30,000 rows however large the table (about half a second on a
- * 4 GB `crawl_urls`), so below LARGE_WRITE_ROWS it is left to autovacuum.
+ * 4 GB `crawl_urls`), so below LARGE_WRITE_ROWS it is left to autovacuum. Finalization calls it
+ * before it reads the run back and again once its inlinks and broken links are written.
  */
 export const LARGE_WRITE_ROWS = 10_000;
 
 /** Tables whose writers call this; a fixed list, as the name goes into the statement as is. */
-type AnalyzedTable = 'crawl_urls';
+type AnalyzedTable = 'crawl_urls' | 'broken_links';
 
 /**
  * Gathers `table`'s statistics when `rowsWritten` is large. An ANALYZE or VACUUM already running on

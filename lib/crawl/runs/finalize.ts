@@ -197,6 +197,13 @@ export async function finalizeRun(
     return { run: current, finalizedNow: false, allowanceNotified: false };
   }
 
+  // Again once committed, for the reports' reads: the inlinks just counted (every row was null when
+  // described above, and a planner told so picked a 3 s plan for the first page of the pages list of a
+  // 1,000,000-page run) and the broken links just written.
+  await traced(trace, 'finalize: statistics', async () => {
+    await refreshStatisticsAfterWrite(db, 'crawl_urls', Number(totals?.rows ?? 0));
+    await refreshStatisticsAfterWrite(db, 'broken_links', finished.broken_count);
+  });
   const allowanceNotified = await pauseIfAllowanceReached(db, finished, settings, period, now);
   if (state === 'completed') await dropOlderFrontiers(db, finished);
   return { run: finished, finalizedNow: true, allowanceNotified };

@@ -75,11 +75,15 @@ export async function timeReportReads(db: Db, run: { tenant_id: string; site_id:
     listCrawledUrls(db, principal, scope, { sort: 'inlinks', cursor: first.nextCursor ?? undefined }),
   );
   await time('  broken targets, first page', () => listBrokenTargets(db, principal, scope, {}));
-  const mostLinked = first.pages[0]?.url;
-  if (mostLinked)
-    await time('  url-details of the most-linked URL', () =>
-      getUrlDetail(db, principal, scope, { url: mostLinked }),
-    );
+  const most = await listCrawledUrls(db, principal, scope, { sort: 'inlinks', order: 'desc', limit: 1 });
+  const rare = first.pages.find((p) => (p.inlinks ?? 0) > 0);
+  for (const [label, page] of [
+    ['the most-linked URL', most.pages[0]],
+    ['a rarely linked URL', rare],
+  ] as const) {
+    if (page)
+      await time(`  url-details of ${label}`, () => getUrlDetail(db, principal, scope, { url: page.url }));
+  }
   await time('  broken-link report (whole)', () =>
     getBrokenLinkReport(db, principal, { siteId: run.site_id }),
   );

@@ -138,9 +138,10 @@ describe('a large crawl, finalized', () => {
     const rows = 12_000; // above LARGE_WRITE_ROWS
     const runId = await insertRun('running');
     await db.execute(sql`
-      insert into crawl_urls (run_id, url, kind, depth, state, verdict, status_code, is_page, seo_facts)
+      insert into crawl_urls (run_id, url, kind, depth, state, verdict, status_code, is_page, seo_facts, links)
       select ${runId}::uuid, 'https://sorts.example/big/' || lpad(i::text, 6, '0'), 'internal', 1, 'done',
-        'ok', 200, 1, '{}'::jsonb
+        'ok', 200, 1, '{}'::jsonb,
+        jsonb_build_array(jsonb_build_array('https://sorts.example/big/000001', 'Home', 'nav a', null))
       from generate_series(1, ${rows}::int) i`);
 
     const finalized = await finalizeRun(db, runId);
@@ -165,6 +166,22 @@ describe('a large crawl, finalized', () => {
     expect(listed).toMatch(
       /CTE picked\s+->\s+Limit[^\n]*\n\s+->\s+Index Scan (Backward )?using crawl_urls_run_id_url_pk/,
     );
+
+    // A URL on every page (past the indexed lookup's 5,000) has its linking pages walked in URL order.
+    const home = 'https://sorts.example/big/000001';
+    const detail = await getUrlDetail(db, principal, { siteId, runId }, { url: home, inlinksLimit: 100 });
+    expect(detail.page.inlinks).toBe(rows);
+    expect(detail.inlinks.map((l) => l.source_url)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `https://sorts.example/big/${String(i + 1).padStart(6, '0')}`),
+    );
+    expect(detail.inlinks[0]).toMatchObject({ link_text: 'Home', link_selector: 'nav a' });
+    const next = await getUrlDetail(
+      db,
+      principal,
+      { siteId, runId },
+      { url: home, inlinksLimit: 100, inlinksCursor: detail.inlinksNextCursor! },
+    );
+    expect(next.inlinks[0]?.source_url).toBe('https://sorts.example/big/000101');
   });
 });
 

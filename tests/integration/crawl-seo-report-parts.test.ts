@@ -26,13 +26,24 @@ describe('a large SEO report', () => {
     expect(issueCount).toBeGreaterThan(SEO_REPORT_PART);
 
     const parts = await db
-      .select({ part: seoReports.part, issues: seoReports.issues })
+      .select({
+        part: seoReports.part,
+        issues: seoReports.issues,
+        first: seoReports.first_page_url,
+        last: seoReports.last_page_url,
+      })
       .from(seoReports)
-      .where(eq(seoReports.run_id, run?.id as string));
+      .where(eq(seoReports.run_id, run?.id as string))
+      .orderBy(seoReports.part);
     expect(parts.map((p) => p.part).sort((a, b) => a - b)).toEqual(
       Array.from({ length: Math.ceil(issueCount / SEO_REPORT_PART) }, (_, i) => i),
     );
     expect(parts.every((p) => p.issues.length <= SEO_REPORT_PART)).toBe(true);
+    // Each part names the pages of its first and last issue.
+    for (const part of parts) {
+      expect(part.first).toBe(part.issues[0]?.[2]);
+      expect(part.last).toBe(part.issues.at(-1)?.[2]);
+    }
 
     const report = await v1({ token }).GET('/v1/sites/{id}/seo-report', { params: { path: { id: siteId } } });
     expect(report.status).toBe(200);
@@ -45,6 +56,18 @@ describe('a large SEO report', () => {
       const urls = check.pages.map((p) => p.pageUrl);
       expect(urls).toEqual([...urls].sort());
     }
+    // A page whose issues straddle two parts: its URL's view reads them from both (the parts whose
+    // range holds it), every one of them.
+    const straddling = parts.slice(1).find((part, i) => parts[i]?.last === part.first)?.first;
+    expect(straddling).toBeDefined();
+    const own = checks.filter((c) => c.pages.some((p) => p.pageUrl === straddling)).map((c) => c.check);
+    const detail = await v1({ token }).GET('/v1/sites/{id}/url-details', {
+      params: { path: { id: siteId }, query: { url: straddling! } },
+    });
+    expect(detail.status).toBe(200);
+    expect(detail.body.seoIssues.map((i: { check: string }) => i.check).sort()).toEqual(own.sort());
+    expect(own.length).toBeGreaterThan(1);
+
     // Every page shares the template's title: duplicates are counted across all pages of rows read,
     // and each page names the first page by URL (the first names the second).
     const shared = checks.find((c) => c.check === 'title-duplicate')?.pages ?? [];

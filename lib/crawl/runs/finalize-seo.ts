@@ -151,6 +151,8 @@ class ReportWriter {
       part: this.part++,
       tenant_id: this.run.tenant_id,
       issues,
+      first_page_url: issues[0]?.[2] ?? null,
+      last_page_url: issues.at(-1)?.[2] ?? null,
       created_at: this.now,
     });
   }

@@ -188,7 +188,9 @@ async function pageSeoIssues(
     db,
     sql`select e ->> 0 as check_id, e ->> 3 as detail
         from seo_reports r cross join lateral jsonb_array_elements(r.issues) as e
-        where r.tenant_id = ${tenantId} and r.run_id = ${runId}::uuid and e ->> 2 = ${pageUrl}`,
+        where r.tenant_id = ${tenantId} and r.run_id = ${runId}::uuid
+          and (r.first_page_url is null or ${pageUrl} between r.first_page_url and r.last_page_url)
+          and e ->> 2 = ${pageUrl}`,
   );
   return rows
     .flatMap((row): PageSeoIssue[] => {

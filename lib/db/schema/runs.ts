@@ -297,6 +297,14 @@ export const seoReports = pgTable(
     part: integer('part').notNull(),
     tenant_id: text('tenant_id').notNull(),
     issues: jsonb('issues').$type<StoredSeoIssue[]>().notNull(),
+    /**
+     * The pages of the part's first and last issue. Parts follow the pages in URL order (byte order:
+     * collation "C", as crawl_urls.url), so one page's issues are in the one or two parts whose range
+     * holds it, found without reading the others (url-details on a 1,000,000-page run read all 2,000
+     * parts, 0.4 s). Null on parts written before migration 0035.
+     */
+    first_page_url: text('first_page_url'),
+    last_page_url: text('last_page_url'),
     created_at: epochMs('created_at').notNull(),
   },
   (t) => [

@@ -5,8 +5,8 @@ import { BrowserHolder } from '@/lib/a11y/engine/browser';
 import { finalizePass } from '@/lib/a11y/runs/finalize';
 import { type BatchOptions, renderBatch, seedPass } from '@/lib/a11y/runs/pass';
 import { resumeInterruptedPasses } from '@/lib/a11y/runs/resume';
-import { billingPeriod } from '@/lib/billing/period';
 import { getDb } from '@/lib/db/client';
+import { allowanceReachedEvent, finalizedStepResult } from './finalized';
 
 /**
  * Batches rendered per invocation before the pass re-enters through `a11y/continue`. Each batch is
@@ -83,31 +83,14 @@ export function createA11yFunctions(options: A11yFunctionOptions = {}) {
       const result = await step.run('finalize', async () => {
         const finalized = await finalizePass(await getDb(), runId);
         if (!finalized) return null;
-        const { run } = finalized;
-        return {
-          finalizedNow: finalized.finalizedNow,
-          allowanceNotified: finalized.allowanceNotified,
-          tenantId: run.tenant_id,
-          siteId: run.site_id,
-          state: run.state,
-          startedAt: run.started_at,
-          kind: run.kind,
-        };
+        return { ...finalizedStepResult(finalized), kind: finalized.run.kind };
       });
       // A chained crawl's summary was queued with the pass's end.
       if (result?.finalizedNow && result.kind === 'crawl') {
         await step.sendEvent('notify', { name: 'notify/queued', data: { reason: 'crawl-summary' } });
       }
       if (result?.allowanceNotified) {
-        await step.sendEvent('allowance-reached', {
-          name: 'usage/allowance-reached',
-          data: {
-            tenantId: result.tenantId,
-            siteId: result.siteId,
-            app: 'a11y',
-            period: billingPeriod(result.startedAt),
-          },
-        });
+        await step.sendEvent('allowance-reached', allowanceReachedEvent(result, 'a11y'));
       }
       return result;
     },

@@ -2,13 +2,13 @@ import { a11yEvents } from '@/jobs/a11y-events';
 import { crawlEvents } from '@/jobs/crawl-events';
 import { crawlContinue, crawlFinalize, crawlRequested } from '@/jobs/events';
 import { createFunction, onBoot } from '@/jobs/runtime';
-import { billingPeriod } from '@/lib/billing/period';
 import { workRun } from '@/lib/crawl/engine/step';
 import { DEFAULT_TUNING, type EngineTuning } from '@/lib/crawl/engine/tuning';
 import { finalizeRun } from '@/lib/crawl/runs/finalize';
 import { resumeInterruptedCrawls } from '@/lib/crawl/runs/resume';
 import { seedRun } from '@/lib/crawl/runs/seed';
 import { getDb } from '@/lib/db/client';
+import { allowanceReachedEvent, finalizedStepResult } from './finalized';
 
 /**
  * Steps worked per invocation before the crawl re-enters through `crawl/continue`. Each step is
@@ -81,17 +81,8 @@ export function createCrawlFunctions(tuning: Partial<EngineTuning> = {}) {
       const result = await step.run('finalize', async () => {
         const finalized = await finalizeRun(await getDb(), runId);
         if (!finalized) return null;
-        const { run } = finalized;
-        return {
-          finalizedNow: finalized.finalizedNow,
-          allowanceNotified: finalized.allowanceNotified,
-          tenantId: run.tenant_id,
-          siteId: run.site_id,
-          state: run.state,
-          startedAt: run.started_at,
-          // Sent whether or not this call finalized: a retry after the hand-over failed sends it again (deduplicated).
-          chainA11y: run.a11y_phase === 'seeding',
-        };
+        // Sent whether or not this call finalized: a retry after the hand-over failed sends it again (deduplicated).
+        return { ...finalizedStepResult(finalized), chainA11y: finalized.run.a11y_phase === 'seeding' };
       });
       if (result?.chainA11y) {
         const { tenantId, siteId } = result;
@@ -102,15 +93,7 @@ export function createCrawlFunctions(tuning: Partial<EngineTuning> = {}) {
         await step.sendEvent('notify', { name: 'notify/queued', data: { reason: 'crawl-summary' } });
       }
       if (result?.allowanceNotified) {
-        await step.sendEvent('allowance-reached', {
-          name: 'usage/allowance-reached',
-          data: {
-            tenantId: result.tenantId,
-            siteId: result.siteId,
-            app: 'crawl',
-            period: billingPeriod(result.startedAt),
-          },
-        });
+        await step.sendEvent('allowance-reached', allowanceReachedEvent(result, 'crawl'));
       }
       return result;
     },

@@ -71,6 +71,8 @@ export async function finalizeRun(
   const period = billingPeriod(run.started_at);
 
   const started = performance.now();
+  // The (broken target, linking page) rows written: whether broken_links is described afresh below.
+  let brokenRows = 0;
   const finished = await db
     .transaction(async (tx) => {
       await tx.execute(sql`delete from broken_links where run_id = ${runId}::uuid`);
@@ -103,12 +105,13 @@ export async function finalizeRun(
       );
       const [broken] = await queryRows<Record<string, string | number>>(
         tx,
-        sql`select count(distinct target_url) as targets,
+        sql`select count(*) as rows, count(distinct target_url) as targets,
                  count(distinct source_url) as sources,
                  count(distinct target_url) filter (where kind = 'internal') as internal,
                  count(distinct target_url) filter (where kind = 'external') as external
           from broken_links where run_id = ${runId}::uuid`,
       );
+      brokenRows = Number(broken?.rows ?? 0);
 
       await tx.delete(seoReports).where(eq(seoReports.run_id, runId));
       const seo = settings.seoEnabled
@@ -202,7 +205,7 @@ export async function finalizeRun(
   // 1,000,000-page run) and the broken links just written.
   await traced(trace, 'finalize: statistics', async () => {
     await refreshStatisticsAfterWrite(db, 'crawl_urls', Number(totals?.rows ?? 0));
-    await refreshStatisticsAfterWrite(db, 'broken_links', finished.broken_count);
+    await refreshStatisticsAfterWrite(db, 'broken_links', brokenRows);
   });
   const allowanceNotified = await pauseIfAllowanceReached(db, finished, settings, period, now);
   if (state === 'completed') await dropOlderFrontiers(db, finished);

@@ -283,9 +283,9 @@ export type StoredSeoIssue = [check: string, impact: string, pageUrl: string, de
 
 /**
  * A crawl's SEO issues as a document, ordered by page and stored in parts of at most
- * SEO_REPORT_PART issues. The report is derived once, when the run is finalized, and always read
- * whole (grouped by check), so a run costs a few rows rather than one per issue: a 5,000-page site
- * missing descriptions and canonicals has 10,000 issues. Parts keep every statement small, so the
+ * SEO_REPORT_PART issues. The report is derived once, when the run is finalized, and read a page
+ * of pages per check at a time (lib/crawl/views/seo-report.ts), so a run costs a few rows rather
+ * than one per issue: a 5,000-page site missing descriptions and canonicals has 10,000 issues. Parts keep every statement small, so the
  * embedded database's memory does not grow with the size of the site.
  */
 export const seoReports = pgTable(
@@ -305,6 +305,15 @@ export const seoReports = pgTable(
      */
     first_page_url: text('first_page_url'),
     last_page_url: text('last_page_url'),
+    /**
+     * The part's issues counted by check (`{check: issues}`; a check fails once per page, so also
+     * its pages) and its distinct pages, so the report's counts and summary come from these small
+     * columns and a check's pages are read from the parts that have it (migration 0036). A page
+     * whose issues straddle two parts is counted in both: the reader subtracts each boundary where
+     * one part's last page is the next one's first. Null on parts written before.
+     */
+    check_counts: jsonb('check_counts').$type<Record<string, number>>(),
+    page_count: integer('page_count'),
     created_at: epochMs('created_at').notNull(),
   },
   (t) => [

@@ -19,7 +19,8 @@ export { listBrokenTargets } from './views/broken-targets';
 export { listRuns } from './views/history';
 export { listCrawledUrls } from './views/pages';
 export { listRedirects } from './views/redirects';
-export { getBrokenLinkReport, getSeoReport } from './views/report';
+export { getBrokenLinkReport } from './views/report';
+export { getSeoReport } from './views/seo-report';
 export { getUrlDetail } from './views/url-detail';
 
 /** What a manual crawl may ask for; none at all is the default full scan. */

@@ -6,14 +6,21 @@ export interface SeoReportPage {
   value?: string | number;
 }
 
-export interface SeoReportCheck {
+/** One failing check: every page counted, a page of them listed. */
+export interface SeoCheckPages {
   check: SeoCheckId;
+  /** Pages failing the check, in all. */
+  count: number;
+  /** A page of the pages failing the check, by URL. */
+  pages: SeoReportPage[];
+  /** The cursor of the pages after `pages` (GET .../seo-report?check=&cursor=); null: none left. */
+  nextCursor: string | null;
+}
+
+export interface SeoReportCheck extends SeoCheckPages {
   title: string;
   impact: SeoImpact;
   help: string;
-  /** Pages failing the check, by URL. */
-  pages: SeoReportPage[];
-  count: number;
 }
 
 export interface SeoReportSummary {
@@ -38,9 +45,8 @@ const IMPACT_RANK = new Map<SeoImpact, number>(SEO_IMPACTS.map((impact, rank) =>
 const CATALOGUE_RANK = new Map<SeoCheckId, number>(SEO_CHECKS.map((check, rank) => [check.id, rank]));
 
 /**
- * The body of the SEO report: issues grouped by check, each listing its pages. A (page, check)
- * pair appears once even if the input repeats it. Ties between checks of the same impact and
- * count fall back to catalogue order, so the report reads the same on every request.
+ * The report of issues held in memory: grouped by check, each listing all its pages. A (page,
+ * check) pair appears once even if the input repeats it.
  */
 export function buildSeoReport(issues: readonly SeoIssue[]): SeoReport {
   const pagesByCheck = new Map<SeoCheckId, Map<string, SeoReportPage>>();
@@ -55,39 +61,52 @@ export function buildSeoReport(issues: readonly SeoIssue[]): SeoReport {
     if (issue.value !== undefined) page.value = issue.value;
     pages.set(issue.pageUrl, page);
   }
-
-  const checks = [...pagesByCheck].map(([id, pages]): SeoReportCheck => {
-    const { title, impact, help } = seoCheck(id);
-    const sortedPages = [...pages.values()].sort((a, b) => compareText(a.pageUrl, b.pageUrl));
-    return { check: id, title, impact, help, pages: sortedPages, count: sortedPages.length };
+  const checks = [...pagesByCheck].map(([check, byUrl]): SeoCheckPages => {
+    const pages = [...byUrl.values()].sort((a, b) => compareText(a.pageUrl, b.pageUrl));
+    return { check, count: pages.length, pages, nextCursor: null };
   });
-  checks.sort(
+  const affected = new Set(issues.map((issue) => issue.pageUrl));
+  return {
+    summary: seoSummary(new Map(checks.map((c) => [c.check, c.count])), affected.size),
+    checks: seoReportChecks(checks),
+  };
+}
+
+/**
+ * The checks as the report lists them: with the catalogue's title, impact and help, most severe
+ * first, then those failing on the most pages. Ties fall back to catalogue order, so the report
+ * reads the same on every request.
+ */
+export function seoReportChecks(checks: readonly SeoCheckPages[]): SeoReportCheck[] {
+  const listed = checks.map((c): SeoReportCheck => {
+    const { title, impact, help } = seoCheck(c.check);
+    return { check: c.check, title, impact, help, pages: c.pages, count: c.count, nextCursor: c.nextCursor };
+  });
+  return listed.sort(
     (a, b) =>
       rank(IMPACT_RANK, a.impact) - rank(IMPACT_RANK, b.impact) ||
       b.count - a.count ||
       rank(CATALOGUE_RANK, a.check) - rank(CATALOGUE_RANK, b.check),
   );
-
-  return { summary: summarize(checks), checks };
 }
 
-function summarize(checks: readonly SeoReportCheck[]): SeoReportSummary {
+/** The headline counts from each failing check's page count and the distinct pages affected. */
+export function seoSummary(counts: ReadonlyMap<SeoCheckId, number>, pagesAffected: number): SeoReportSummary {
   const summary: SeoReportSummary = {
     issueCount: 0,
-    pagesAffected: 0,
-    checksFailing: checks.length,
+    pagesAffected,
+    checksFailing: 0,
     critical: 0,
     serious: 0,
     moderate: 0,
     minor: 0,
   };
-  const affected = new Set<string>();
-  for (const check of checks) {
-    summary.issueCount += check.count;
-    summary[check.impact] += check.count;
-    for (const page of check.pages) affected.add(page.pageUrl);
+  for (const [check, count] of counts) {
+    if (count <= 0) continue;
+    summary.checksFailing++;
+    summary.issueCount += count;
+    summary[seoCheck(check).impact] += count;
   }
-  summary.pagesAffected = affected.size;
   return summary;
 }
 

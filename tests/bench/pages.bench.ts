@@ -15,7 +15,8 @@
 import { sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import { listCrawledUrls, type PagesQuery } from '@/lib/crawl/views/pages';
-import { getBrokenLinkReport, getSeoReport } from '@/lib/crawl/views/report';
+import { getBrokenLinkReport } from '@/lib/crawl/views/report';
+import { getSeoReport } from '@/lib/crawl/views/seo-report';
 import { closeDb, getDbHandle } from '@/lib/db/client';
 import { machineLine } from './machine';
 import { benchSite, dropOlderFrontiers, storeCrawl, timeReads } from './stored-crawl';

@@ -163,6 +163,9 @@ describe('new and fixed since the previous run', () => {
       expect.arrayContaining([{ check: 'description-missing', pageUrl: bed.site.url('/b') }]),
     );
     // An issue in both runs is neither.
+    // Short lists: counted and listed alike.
+    expect(changes.newIssueCount).toBe(changes.newIssues.length);
+    expect(changes.fixedIssueCount).toBe(changes.fixedIssues.length);
     const unchanged = { check: 'description-missing', pageUrl: bed.site.url('/a') };
     expect(changes.newIssues).not.toContainEqual(unchanged);
     expect(changes.fixedIssues).not.toContainEqual(unchanged);
@@ -172,7 +175,13 @@ describe('new and fixed since the previous run', () => {
     });
     expect(first.status).toBe(200);
     expect(first.body.run.id).toBe(firstRun);
-    expect(first.body.sincePreviousRun).toEqual({ previousRunId: null, newIssues: [], fixedIssues: [] });
+    expect(first.body.sincePreviousRun).toEqual({
+      previousRunId: null,
+      newIssues: [],
+      fixedIssues: [],
+      newIssueCount: 0,
+      fixedIssueCount: 0,
+    });
   });
 });
 

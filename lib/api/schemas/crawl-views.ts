@@ -17,7 +17,7 @@ import {
 import { DEFAULT_INLINKS_PAGE, MAX_INLINKS_PAGE, type UrlDetail } from '@/lib/crawl/views/url-detail';
 import { SEO_CHECKS } from '@/lib/seo/checks';
 import type { Holds, Same } from './common';
-import { crawledUrlSchema, queryInt } from './history';
+import { crawledUrlSchema, cursor, queryInt } from './history';
 import { brokenTargetChangesSchema, runSchema } from './resources';
 
 /*
@@ -25,7 +25,6 @@ import { brokenTargetChangesSchema, runSchema } from './resources';
  * redirects, and one URL with its links and issues (issue 12).
  */
 
-const cursor = z.string().max(4096).describe('nextCursor of the previous page; omitted: the first page');
 const kind = z.enum(['internal', 'external']);
 const order = z.enum(['asc', 'desc']);
 const search = z.string().min(1).max(200);

@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import type { SeoReportResponse } from '@/lib/crawl/views/report';
+import {
+  DEFAULT_SEO_PAGES,
+  MAX_SEO_CHANGES,
+  MAX_SEO_PAGES,
+  type SeoReportResponse,
+} from '@/lib/crawl/views/seo-report';
 import { SEO_CHECKS } from '@/lib/seo/checks';
 import { type Holds, type Same, strictBoolean } from './common';
+import { cursor, queryInt } from './history';
 import { previousRunIdSchema, runSchema } from './resources';
 
 /**
@@ -30,6 +36,20 @@ const seoIssueKey = z
   .meta({ id: 'SeoIssueKey', description: "An SEO issue's identity across runs: a check failing on a page" });
 
 const issuesOf = (impact: string) => count.describe(`issues of ${impact} impact`);
+
+/** GET /v1/sites/{id}/seo-report and /runs/{runId}/seo-report: the whole report, or one check's next pages. */
+export const seoReportQuery = z.object({
+  pagesPerCheck: queryInt(1, MAX_SEO_PAGES)
+    .optional()
+    .describe(`pages listed per failing check, default ${DEFAULT_SEO_PAGES} (not with check)`),
+  check: checkId
+    .optional()
+    .describe("only this check, with the next page of its pages (cursor: the check's nextCursor)"),
+  cursor: cursor.optional().describe("with check: that check's nextCursor; omitted: its first pages"),
+  limit: queryInt(1, MAX_SEO_PAGES)
+    .optional()
+    .describe(`with check: pages per page, default ${DEFAULT_SEO_PAGES}`),
+});
 
 /** GET /v1/sites/{id}/seo-report: the latest crawl's SEO issues grouped by check. */
 export const seoReportResponse = z
@@ -71,8 +91,14 @@ export const seoReportResponse = z
                   })
                   .describe('one failing page'),
               )
-              .describe('the pages failing the check, by URL'),
-            count: count.describe('pages failing the check'),
+              .describe('a page of the pages failing the check, by URL (see nextCursor)'),
+            count: count.describe('pages failing the check, in all'),
+            nextCursor: z
+              .string()
+              .nullable()
+              .describe(
+                "pass as ?cursor= with ?check= for the check's next pages; null: pages ends the list",
+              ),
           })
           .meta({ id: 'SeoCheck', description: 'One SEO check and the pages failing it' }),
       )
@@ -80,10 +106,16 @@ export const seoReportResponse = z
     sincePreviousRun: z
       .object({
         previousRunId: previousRunIdSchema,
-        newIssues: z.array(seoIssueKey).describe('issues the previous run did not have, by page then check'),
+        newIssues: z
+          .array(seoIssueKey)
+          .describe(`the first ${MAX_SEO_CHANGES} issues the previous run did not have, by page then check`),
         fixedIssues: z
           .array(seoIssueKey)
-          .describe('issues of the previous run gone in this one, by page then check'),
+          .describe(
+            `the first ${MAX_SEO_CHANGES} issues of the previous run gone in this one, by page then check`,
+          ),
+        newIssueCount: count.describe('new issues in all (newIssues lists the first of them)'),
+        fixedIssueCount: count.describe('fixed issues in all (fixedIssues lists the first of them)'),
       })
       .describe(
         '(check, page) issues that appeared or went away since the previous run, current excludePaths applied',

@@ -36,7 +36,10 @@ export const queryInt = (min: number, max: number) =>
     )
     .meta({ type: 'integer', minimum: min, maximum: max });
 
-const cursor = z.string().max(4096).describe('nextCursor of the previous page; omitted: the first page');
+export const cursor = z
+  .string()
+  .max(4096)
+  .describe('nextCursor of the previous page; omitted: the first page');
 
 /** GET /v1/sites/{id}/runs. */
 export const runsQuery = z.object({

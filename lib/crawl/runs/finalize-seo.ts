@@ -146,6 +146,15 @@ class ReportWriter {
   }
 
   private async write(issues: StoredSeoIssue[]): Promise<void> {
+    // Issues come a page at a time and each check once per page: an issue per check is a page.
+    const checkCounts: Record<string, number> = {};
+    let pageCount = 0;
+    let page: string | undefined;
+    for (const [check, , pageUrl] of issues) {
+      checkCounts[check] = (checkCounts[check] ?? 0) + 1;
+      if (pageUrl !== page) pageCount++;
+      page = pageUrl;
+    }
     await this.tx.insert(seoReports).values({
       run_id: this.run.id,
       part: this.part++,
@@ -153,6 +162,8 @@ class ReportWriter {
       issues,
       first_page_url: issues[0]?.[2] ?? null,
       last_page_url: issues.at(-1)?.[2] ?? null,
+      check_counts: checkCounts,
+      page_count: pageCount,
       created_at: this.now,
     });
   }

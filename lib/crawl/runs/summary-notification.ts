@@ -118,14 +118,13 @@ async function changesSincePrevious(
     }
   }
   if (run.seo_score !== null && previous.seo_score !== null) {
-    for (const row of await seoIssueChanges(db, {
-      tenantId: run.tenant_id,
-      runId: run.id,
-      previousId: previous.id,
-    })) {
-      if (row.side === 'new') changes.seoNew += 1;
-      else changes.seoFixed += 1;
-    }
+    const seo = await seoIssueChanges(
+      db,
+      { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
+      0,
+    );
+    changes.seoNew = seo.newCount;
+    changes.seoFixed = seo.fixedCount;
   }
   const a11yRan = run.a11y_pages_scanned > 0 || run.a11y_score !== null;
   changes.a11yChanged = a11yRan && a11yDiffers(run, a11yPrevious ?? null);

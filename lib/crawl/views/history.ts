@@ -127,22 +127,50 @@ export async function brokenTargetChanges(
   );
 }
 
+/** SEO issues, identified by (check, page), that appeared or went away between two runs. */
+export interface SeoIssueChangeRows {
+  newCount: number;
+  fixedCount: number;
+  /** The first `limit` new issues by page then check (byte order, as the parts). */
+  newIssues: { check_id: string; page_url: string }[];
+  fixedIssues: { check_id: string; page_url: string }[];
+}
+
 /**
  * SEO issues, identified by (check, page), of `run` absent from `previous` (new) and the reverse
- * (fixed): the stored issue documents are expanded and differenced in the database.
+ * (fixed), counted, and the first `limit` of each side listed: the stored issue documents are
+ * expanded and differenced in the database, in one statement (each difference computed once).
  */
 export async function seoIssueChanges(
   db: Db,
   { tenantId, runId, previousId }: { tenantId: string; runId: string; previousId: string },
-): Promise<{ side: 'new' | 'fixed'; check_id: string; page_url: string }[]> {
+  limit: number,
+): Promise<SeoIssueChangeRows> {
   const issues = (id: string) =>
     sql`select e ->> 0 as check_id, e ->> 2 as page_url
           from seo_reports r, jsonb_array_elements(r.issues) e
           where r.tenant_id = ${tenantId} and r.run_id = ${id}::uuid`;
-  return queryRows(
+  const first = (side: 'new' | 'fixed', table: string) =>
+    sql`select ${side}::text as side, check_id, page_url from ${sql.identifier(table)}
+        order by page_url collate "C", check_id collate "C" limit ${limit}::int`;
+  const rows = await queryRows<{ side: string; check_id: string | null; page_url: string }>(
     db,
-    sql`select 'new' as side, check_id, page_url from (${issues(runId)} except ${issues(previousId)}) n
-        union all
-        select 'fixed' as side, check_id, page_url from (${issues(previousId)} except ${issues(runId)}) f`,
+    sql`with added as (${issues(runId)} except ${issues(previousId)}),
+             gone as (${issues(previousId)} except ${issues(runId)})
+        select 'new-count' as side, null as check_id, count(*)::text as page_url from added
+        union all select 'fixed-count', null, count(*)::text from gone
+        union all (${first('new', 'added')})
+        union all (${first('fixed', 'gone')})`,
   );
+  const changes: SeoIssueChangeRows = { newCount: 0, fixedCount: 0, newIssues: [], fixedIssues: [] };
+  for (const row of rows) {
+    if (row.side === 'new-count') changes.newCount = Number(row.page_url);
+    else if (row.side === 'fixed-count') changes.fixedCount = Number(row.page_url);
+    else if (row.check_id !== null)
+      (row.side === 'new' ? changes.newIssues : changes.fixedIssues).push({
+        check_id: row.check_id,
+        page_url: row.page_url,
+      });
+  }
+  return changes;
 }

@@ -1,17 +1,14 @@
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
-import { type BrokenLink, brokenLinks, type Run, type Site, seoReports } from '@/lib/db/schema';
+import { type BrokenLink, brokenLinks, type Run, type Site } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
-import { isSeoCheckId, isSeoImpact, type SeoIssue } from '@/lib/seo/checks';
-import { buildSeoReport, type SeoReport } from '@/lib/seo/report';
-import { scoreSeo } from '@/lib/seo/score';
 import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
 import { encodeLinkAttrs } from '../engine/link-labels';
 import { compileExcludes, NEVER, type PathMatcher } from '../engine/url';
-import { brokenTargetChanges, previousCompletedRun, reportRun, seoIssueChanges } from './history';
+import { brokenTargetChanges, previousCompletedRun, reportRun } from './history';
 import { encodeRedirectChain } from './redirect-chain';
 
 /** The Broken link resource exactly as the spec lists it. */
@@ -208,105 +205,4 @@ export async function brokenTargetsSincePrevious(
     newTargets: newTargets.sort(byText),
     fixedTargets: fixedTargets.sort(byText),
   };
-}
-
-/** An SEO issue's identity across runs: the check failing on the page. */
-export interface SeoIssueKey {
-  check: SeoIssue['check'];
-  pageUrl: string;
-}
-
-/** SEO issues that appeared and went away since the previous completed crawl. */
-export interface SeoIssueChanges {
-  previousRunId: string | null;
-  /** Issues of this report that the previous run did not have, by page then check. */
-  newIssues: SeoIssueKey[];
-  /** Issues of the previous run that this run does not have, by page then check. */
-  fixedIssues: SeoIssueKey[];
-}
-
-export interface SeoReportResponse extends SeoReport {
-  run: RunResource;
-  /** Score and pages scanned after the site's current excludePaths (equal to the run's without exclusions). */
-  score: number | null;
-  pagesScanned: number;
-  sincePreviousRun: SeoIssueChanges;
-}
-
-/**
- * GET /v1/sites/{id}/seo-report (the latest crawl) and /runs/{runId}/seo-report (that crawl): SEO
- * issues grouped by check (lib/seo/report), with pages now excluded by excludePaths left out and the
- * score recomputed without them.
- */
-export async function getSeoReport(
-  db: Db,
-  principal: Principal,
-  { siteId, runId }: { siteId: string; runId?: string },
-): Promise<SeoReportResponse> {
-  const site = await getVisibleSite(db, principal, siteId);
-  if (site.seo_enabled !== 1) throw new NotFoundError('the SEO app is not enabled for this site');
-  const run = await reportRun(db, site, runId);
-
-  const isExcluded = compileExcludes(site.exclude_paths);
-  const parts = await db
-    .select({ issues: seoReports.issues })
-    .from(seoReports)
-    .where(and(eq(seoReports.tenant_id, site.tenant_id), eq(seoReports.run_id, run.id)))
-    .orderBy(asc(seoReports.part));
-  const issues: SeoIssue[] = [];
-  let hidden = false;
-  for (const [check, impact, pageUrl, detail] of parts.flatMap((p) => p.issues)) {
-    if (isExcluded(pageUrl)) {
-      hidden = true;
-      continue;
-    }
-    if (!isSeoCheckId(check) || !isSeoImpact(impact)) continue;
-    issues.push({ check, impact, pageUrl, detail });
-  }
-
-  let score = run.seo_score;
-  let pagesScanned = run.seo_pages_scanned;
-  if (hidden) {
-    pagesScanned = await scannedPagesNotExcluded(db, run.id, isExcluded, run.seo_pages_scanned);
-    score = scoreSeo(issues, pagesScanned).score;
-  }
-  return {
-    run: runResource(run),
-    score,
-    pagesScanned,
-    ...buildSeoReport(issues),
-    sincePreviousRun: await seoIssuesSincePrevious(db, run, isExcluded),
-  };
-}
-
-/** New and fixed SEO issues against the previous completed crawl, on pages not excluded now. */
-async function seoIssuesSincePrevious(db: Db, run: Run, isExcluded: PathMatcher): Promise<SeoIssueChanges> {
-  const previous = await previousCompletedRun(db, run);
-  const changes: SeoIssueChanges = { previousRunId: previous?.id ?? null, newIssues: [], fixedIssues: [] };
-  if (!previous) return changes;
-  const rows = await seoIssueChanges(db, { tenantId: run.tenant_id, runId: run.id, previousId: previous.id });
-  rows.sort((a, b) => byText(a.page_url, b.page_url) || byText(a.check_id, b.check_id));
-  for (const row of rows) {
-    if (isExcluded(row.page_url) || !isSeoCheckId(row.check_id)) continue;
-    (row.side === 'new' ? changes.newIssues : changes.fixedIssues).push({
-      check: row.check_id,
-      pageUrl: row.page_url,
-    });
-  }
-  return changes;
-}
-
-/** Pages of the run with SEO facts, minus the now-excluded ones (the latest run keeps its frontier). */
-async function scannedPagesNotExcluded(
-  db: Db,
-  runId: string,
-  isExcluded: PathMatcher,
-  fallback: number,
-): Promise<number> {
-  const pages = await queryRows<{ url: string }>(
-    db,
-    sql`select url from crawl_urls where run_id = ${runId}::uuid and is_page = 1 and seo_facts is not null`,
-  );
-  if (pages.length === 0) return fallback;
-  return pages.filter((row) => !isExcluded(row.url)).length;
 }

@@ -937,7 +937,7 @@ export interface paths {
         };
         /**
          * SEO issues of one crawl run of the site, as /seo-report answers for the latest
-         * @description The same report as /seo-report, for the run named, compared with the completed crawl before it.
+         * @description The same report as /seo-report, for the run named, compared with the completed crawl before it; ?check=&cursor= pages one check's pages the same way.
          */
         get: operations["getV1SitesByIdRunsByRunIdSeoReport"];
         put?: never;
@@ -1065,7 +1065,7 @@ export interface paths {
         };
         /**
          * SEO issues of the latest crawl, grouped by check, with the site's current exclusions applied
-         * @description Issues grouped by check, most severe first, with the score recomputed without excluded pages and the issues new and fixed since the previous completed crawl.
+         * @description Every failing check, most severe first, with its count and its first pages by URL (?pagesPerCheck=), the score recomputed without excluded pages, and the issues new and fixed since the previous completed crawl (counted, the first 1,000 of each listed). Pass a check's nextCursor as cursor with check for its next pages (?limit=): the same document with that check alone.
          */
         get: operations["getV1SitesByIdSeoReport"];
         put?: never;
@@ -2719,7 +2719,7 @@ export interface components {
             impact: "critical" | "serious" | "moderate" | "minor";
             /** @description what the check looks for and how to fix a failure */
             help: string;
-            /** @description the pages failing the check, by URL */
+            /** @description a page of the pages failing the check, by URL (see nextCursor) */
             pages: {
                 /** @description the page */
                 pageUrl: string;
@@ -2728,8 +2728,10 @@ export interface components {
                 /** @description the measured value behind the detail, when there is one: a length, a count, a URL */
                 value?: string | number;
             }[];
-            /** @description pages failing the check */
+            /** @description pages failing the check, in all */
             count: number;
+            /** @description pass as ?cursor= with ?check= for the check's next pages; null: pages ends the list */
+            nextCursor: string | null;
         };
         /** @description An SEO issue's identity across runs: a check failing on a page */
         SeoIssueKey: {
@@ -2772,10 +2774,14 @@ export interface components {
             sincePreviousRun: {
                 /** @description the latest completed crawl of the site started before this one; null: none, nothing compared */
                 previousRunId: string | null;
-                /** @description issues the previous run did not have, by page then check */
+                /** @description the first 1000 issues the previous run did not have, by page then check */
                 newIssues: components["schemas"]["SeoIssueKey"][];
-                /** @description issues of the previous run gone in this one, by page then check */
+                /** @description the first 1000 issues of the previous run gone in this one, by page then check */
                 fixedIssues: components["schemas"]["SeoIssueKey"][];
+                /** @description new issues in all (newIssues lists the first of them) */
+                newIssueCount: number;
+                /** @description fixed issues in all (fixedIssues lists the first of them) */
+                fixedIssueCount: number;
             };
         };
         /** @description A registered website, its schedule and its apps */
@@ -8779,7 +8785,16 @@ export interface operations {
     };
     getV1SitesByIdRunsByRunIdSeoReport: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description pages listed per failing check, default 100 (not with check) */
+                pagesPerCheck?: number;
+                /** @description only this check, with the next page of its pages (cursor: the check's nextCursor) */
+                check?: "title-missing" | "canonical-broken" | "noindex" | "viewport-missing" | "title-duplicate" | "description-missing" | "h1-missing" | "canonical-redirect" | "img-alt-missing" | "redirect-only" | "title-too-long" | "description-length" | "description-duplicate" | "h1-multiple" | "canonical-missing" | "lang-missing";
+                /** @description with check: that check's nextCursor; omitted: its first pages */
+                cursor?: string;
+                /** @description with check: pages per page, default 100 */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the site's id */
@@ -8826,6 +8841,17 @@ export interface operations {
             };
             /** @description Not found or not visible to the caller; run not found, or the SEO app is not enabled for the site */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field; a cursor not from this check, a check not in the catalogue, or cursor/limit without check */
+            422: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -9633,7 +9659,16 @@ export interface operations {
     };
     getV1SitesByIdSeoReport: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description pages listed per failing check, default 100 (not with check) */
+                pagesPerCheck?: number;
+                /** @description only this check, with the next page of its pages (cursor: the check's nextCursor) */
+                check?: "title-missing" | "canonical-broken" | "noindex" | "viewport-missing" | "title-duplicate" | "description-missing" | "h1-missing" | "canonical-redirect" | "img-alt-missing" | "redirect-only" | "title-too-long" | "description-length" | "description-duplicate" | "h1-multiple" | "canonical-missing" | "lang-missing";
+                /** @description with check: that check's nextCursor; omitted: its first pages */
+                cursor?: string;
+                /** @description with check: pages per page, default 100 */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description the site's id */
@@ -9678,6 +9713,17 @@ export interface operations {
             };
             /** @description Not found or not visible to the caller; the SEO app is not enabled for the site, or no crawl has run yet */
             404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure: every problem, each naming its field; a cursor not from this check, a check not in the catalogue, or cursor/limit without check */
+            422: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];

@@ -194,7 +194,7 @@ describe('a large SEO report', () => {
   it('refuses a cursor not from this endpoint, a check not in the catalogue, and paging without check', async () => {
     const before = await report();
     const [a, b] = before.body.checks as [Check, Check];
-    for (const query of [
+    for (const query of <Record<string, string | number>[]>[
       { check: a.check, cursor: 'not-a-cursor' },
       { check: b.check, cursor: a.nextCursor as string },
       { check: a.check, cursor: Buffer.from('[1,2]').toString('base64url') },

@@ -296,19 +296,19 @@ async function* pagesOfRun(db: Db, run: Pick<Run, 'id' | 'tenant_id'>): AsyncGen
 async function* alignedPages(
   current: AsyncIterator<PageIssues>,
   before: AsyncIterator<PageIssues> | null,
-): AsyncGenerator<{ url: string; now: PageIssues['issues']; then: PageIssues['issues'] }> {
+): AsyncGenerator<{ url: string; now: PageIssues['issues']; before: PageIssues['issues'] }> {
   let a = await current.next();
   let b: IteratorResult<PageIssues> = before ? await before.next() : { done: true, value: undefined };
   while (!a.done || !b.done) {
     if (b.done || (!a.done && a.value.url < b.value.url)) {
       const { url, issues } = a.value as PageIssues;
-      yield { url, now: issues, then: [] };
+      yield { url, now: issues, before: [] };
       a = await current.next();
     } else if (a.done || b.value.url < a.value.url) {
-      yield { url: b.value.url, now: [], then: b.value.issues };
+      yield { url: b.value.url, now: [], before: b.value.issues };
       b = await (before as AsyncIterator<PageIssues>).next();
     } else {
-      yield { url: a.value.url, now: a.value.issues, then: b.value.issues };
+      yield { url: a.value.url, now: a.value.issues, before: b.value.issues };
       a = await current.next();
       b = await (before as AsyncIterator<PageIssues>).next();
     }
@@ -341,8 +341,8 @@ async function streamedReport(
   };
   let pagesAffected = 0;
   let hidden = false;
-  const before = previous ? pagesOfRun(db, previous) : null;
-  for await (const { url, now, then } of alignedPages(pagesOfRun(db, run), before)) {
+  const earlier = previous ? pagesOfRun(db, previous) : null;
+  for await (const { url, now, before: then } of alignedPages(pagesOfRun(db, run), earlier)) {
     if (isExcluded(url)) {
       hidden ||= now.length > 0;
       continue;
@@ -355,8 +355,8 @@ async function streamedReport(
       counts.set(issue.check, (counts.get(issue.check) ?? 0) + 1);
       if (wanted.check !== null && wanted.check !== issue.check) continue;
       if (url <= wanted.after) continue;
-      let pages = listed.get(issue.check);
-      if (!pages) listed.set(issue.check, (pages = []));
+      const pages = listed.get(issue.check) ?? [];
+      listed.set(issue.check, pages);
       if (pages.length <= wanted.limit) pages.push({ pageUrl: url, detail: issue.detail });
     }
     if (previous) {

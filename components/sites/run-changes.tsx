@@ -15,6 +15,8 @@ export function RunChanges<T>({
   previousStartedAt,
   added,
   fixed,
+  addedCount = added.length,
+  fixedCount = fixed.length,
   item,
 }: {
   /** "broken targets", "SEO issues". */
@@ -25,6 +27,9 @@ export function RunChanges<T>({
   previousStartedAt?: number | null;
   added: readonly T[];
   fixed: readonly T[];
+  /** How many there are in all, when the lists show only the first of them. */
+  addedCount?: number;
+  fixedCount?: number;
   item: (entry: T) => { key: string; node: ReactNode };
 }) {
   if (previousRunId === null) {
@@ -48,11 +53,11 @@ export function RunChanges<T>({
         ) : (
           previous
         )}
-        : <strong className="font-semibold text-zinc-900">{formatNumber(added.length)} new</strong> and{' '}
-        <strong className="font-semibold text-zinc-900">{formatNumber(fixed.length)} fixed</strong> {what}.
+        : <strong className="font-semibold text-zinc-900">{formatNumber(addedCount)} new</strong> and{' '}
+        <strong className="font-semibold text-zinc-900">{formatNumber(fixedCount)} fixed</strong> {what}.
       </p>
-      <ChangeList title={`New ${what}`} tone="danger" entries={added} item={item} />
-      <ChangeList title={`Fixed ${what}`} tone="success" entries={fixed} item={item} />
+      <ChangeList title={`New ${what}`} tone="danger" entries={added} total={addedCount} item={item} />
+      <ChangeList title={`Fixed ${what}`} tone="success" entries={fixed} total={fixedCount} item={item} />
     </div>
   );
 }
@@ -61,19 +66,26 @@ function ChangeList<T>({
   title,
   tone,
   entries,
+  total,
   item,
 }: {
   title: string;
   tone: 'danger' | 'success';
   entries: readonly T[];
+  total: number;
   item: (entry: T) => { key: string; node: ReactNode };
 }) {
   if (entries.length === 0) return null;
   return (
     <details>
       <summary className="cursor-pointer text-sm font-medium text-zinc-800">
-        {title} <Badge tone={tone}>{formatNumber(entries.length)}</Badge>
+        {title} <Badge tone={tone}>{formatNumber(total)}</Badge>
       </summary>
+      {total > entries.length ? (
+        <p className="mt-2 text-sm text-zinc-600">
+          The first {formatNumber(entries.length)} of {formatNumber(total)}, by page.
+        </p>
+      ) : null}
       <ul className="mt-2 space-y-1 pl-1 text-sm">
         {entries.map((entry) => {
           const { key, node } = item(entry);

@@ -1,8 +1,11 @@
 'use client';
 
+import { useState } from 'react';
+import { failureMessage, requestJson } from '@/components/api/client';
 import type { SeoReportCheck, SeoReport as SeoReportResponse } from '@/components/api/types';
 import { useApi } from '@/components/api/use-api';
-import { Badge, EmptyState, Stat } from '@/components/ui/surface';
+import { Button } from '@/components/ui/button';
+import { Alert, Badge, EmptyState, Stat } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { runViewHref } from './crawl-hrefs';
@@ -14,9 +17,8 @@ const impactTone = { critical: 'danger', serious: 'danger', moderate: 'warning',
 
 /** The SEO report of the latest crawl, or of `runId` (a past crawl on the History tab). */
 export function SeoReport({ siteId, runId }: { siteId: string; runId?: string }) {
-  const report = useApi<SeoReportResponse>(
-    runId ? `/v1/sites/${siteId}/runs/${runId}/seo-report` : `/v1/sites/${siteId}/seo-report`,
-  );
+  const path = runId ? `/v1/sites/${siteId}/runs/${runId}/seo-report` : `/v1/sites/${siteId}/seo-report`;
+  const report = useApi<SeoReportResponse>(path);
 
   if (report.error || !report.data) {
     return (
@@ -45,6 +47,8 @@ export function SeoReport({ siteId, runId }: { siteId: string; runId?: string })
         previousHref={previousId ? runViewHref(siteId, previousId, '/seo') : undefined}
         added={sincePreviousRun.newIssues}
         fixed={sincePreviousRun.fixedIssues}
+        addedCount={sincePreviousRun.newIssueCount}
+        fixedCount={sincePreviousRun.fixedIssueCount}
         item={(issue) => ({
           key: `${issue.check} ${issue.pageUrl}`,
           node: (
@@ -77,7 +81,14 @@ export function SeoReport({ siteId, runId }: { siteId: string; runId?: string })
       ) : (
         <ul className="space-y-4">
           {checks.map((check) => (
-            <CheckCard key={check.check} check={check} siteId={siteId} runId={runId} />
+            // Keyed by run too: another crawl's report starts each check again from its first page.
+            <CheckCard
+              key={`${run.id} ${check.check}`}
+              check={check}
+              path={path}
+              siteId={siteId}
+              runId={runId}
+            />
           ))}
         </ul>
       )}
@@ -85,17 +96,54 @@ export function SeoReport({ siteId, runId }: { siteId: string; runId?: string })
   );
 }
 
-function CheckCard({ check, siteId, runId }: { check: SeoReportCheck; siteId: string; runId?: string }) {
+/**
+ * One failing check: its count, its first page of pages, and "Show more pages", which reads the
+ * check's next page through its cursor (the same report path with ?check=&cursor=) and adds it below.
+ */
+function CheckCard({
+  check,
+  path,
+  siteId,
+  runId,
+}: {
+  check: SeoReportCheck;
+  path: string;
+  siteId: string;
+  runId?: string;
+}) {
+  const [more, setMore] = useState<SeoReportCheck['pages']>([]);
+  const [cursor, setCursor] = useState(check.nextCursor);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const pages = more.length === 0 ? check.pages : [...check.pages, ...more];
+
+  const showMore = async () => {
+    if (cursor === null || loading) return;
+    setLoading(true);
+    setError(null);
+    try {
+      const query = new URLSearchParams({ check: check.check, cursor });
+      const next = await requestJson<SeoReportResponse>(`${path}?${query}`);
+      const page = next.checks.find((c) => c.check === check.check);
+      setMore((shown) => [...shown, ...(page?.pages ?? [])]);
+      setCursor(page?.nextCursor ?? null);
+    } catch (e) {
+      setError(failureMessage(e, 'Could not load more pages.'));
+    } finally {
+      setLoading(false);
+    }
+  };
+
   return (
     <FindingCard
-      pageCount={check.pages.length}
+      pageCount={check.count}
       summary="Affected pages"
       header={
         <>
           <div className="flex flex-wrap items-center gap-2">
             <Badge tone={impactTone[check.impact]}>{check.impact}</Badge>
             <span className="text-xs text-zinc-600">
-              {check.count} {check.count === 1 ? 'page' : 'pages'}
+              {formatNumber(check.count)} {check.count === 1 ? 'page' : 'pages'}
             </span>
           </div>
           <h3 className="mt-2 text-sm font-semibold text-zinc-900">{check.title}</h3>
@@ -111,7 +159,7 @@ function CheckCard({ check, siteId, runId }: { check: SeoReportCheck; siteId: st
           </tr>
         </thead>
         <tbody>
-          {check.pages.map((page) => (
+          {pages.map((page) => (
             <tr key={page.pageUrl}>
               <Td className="break-all">
                 <UrlLink siteId={siteId} url={page.pageUrl} runId={runId} />
@@ -126,6 +174,26 @@ function CheckCard({ check, siteId, runId }: { check: SeoReportCheck; siteId: st
           ))}
         </tbody>
       </Table>
+      {/* Only a check with more pages than its first page pages at all. */}
+      {check.nextCursor === null ? null : (
+        <div className="mt-3 flex flex-wrap items-center gap-3">
+          <p className="text-sm text-zinc-600" aria-live="polite">
+            {pages.length < check.count
+              ? `Showing ${formatNumber(pages.length)} of ${formatNumber(check.count)} pages.`
+              : `All ${formatNumber(check.count)} pages shown.`}
+          </p>
+          {cursor !== null ? (
+            <Button size="sm" pending={loading} onClick={() => void showMore()}>
+              {loading ? 'Loading more pages…' : 'Show more pages'}
+            </Button>
+          ) : null}
+        </div>
+      )}
+      {error ? (
+        <Alert tone="danger" title="Could not load more pages" className="mt-3">
+          {error} Press “Show more pages” to try again.
+        </Alert>
+      ) : null}
     </FindingCard>
   );
 }

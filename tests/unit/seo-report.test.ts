@@ -43,6 +43,7 @@ describe('buildSeoReport', () => {
           { pageUrl: 'https://example.com/b', detail: 'The page has no <h1> heading' },
         ],
         count: 2,
+        nextCursor: null,
       },
     ]);
   });

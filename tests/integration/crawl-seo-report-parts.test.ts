@@ -210,6 +210,18 @@ describe('a large SEO report', () => {
       expect(res.body.error).toEqual(expect.any(String));
     }
     expect((await report()).body).toEqual(before.body);
+
+    // Another organization's owner: the site is not theirs, with or without a check's cursor.
+    const other = await signInOwner(bed.db, 'seo-parts-other@example.com');
+    for (const path of ['/v1/sites/{id}/seo-report', '/v1/sites/{id}/runs/{runId}/seo-report'] as const) {
+      const res = await v1({ token: other.token }).GET(path, {
+        params: {
+          path: { id: siteId, runId: run.id } as never,
+          query: { check: a.check as never, cursor: a.nextCursor as string },
+        },
+      });
+      expect(res.status).toBe(404);
+    }
   });
 
   it('reads the same from parts written before their counts, and under excludePaths hiding nothing', async () => {

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SEO_FACTS_PAGE } from '@/lib/crawl/runs/finalize-seo';
+import { seoChangesToStore } from '@/lib/crawl/views/history';
 import { MAX_SEO_CHANGES } from '@/lib/crawl/views/seo-report';
 import { type Run, runs, SEO_REPORT_PART, type StoredSeoIssue, seoReports } from '@/lib/db/schema';
 import { isSeoCheckId, isSeoImpact, type SeoIssue } from '@/lib/seo/checks';
@@ -341,6 +342,23 @@ describe('a large SEO report', () => {
       expect((await report()).body.sincePreviousRun).toEqual(expected);
     } finally {
       await setExcludes([]);
+    }
+
+    // What finalization stores (runs.seo_changes) is the same difference, and the report reads it
+    // instead of differencing the runs again: with the previous run's parts gone, it still says what
+    // was fixed against that run.
+    const changes = await seoChangesToStore(db, run);
+    expect(changes).toMatchObject({
+      previousRunId: previous!.id,
+      newCount: stored.length,
+      fixedCount: gone.length,
+    });
+    await db.update(runs).set({ seo_changes: changes }).where(eq(runs.id, run.id));
+    await db.delete(seoReports).where(eq(seoReports.run_id, previous!.id));
+    try {
+      expect((await report()).body.sincePreviousRun).toEqual(expected);
+    } finally {
+      await db.update(runs).set({ seo_changes: null }).where(eq(runs.id, run.id));
     }
   });
 });

@@ -7,6 +7,7 @@ import { type Run, type RunSettings, runs, seoReports, usageLedger } from '@/lib
 import { refreshStatisticsAfterWrite } from '@/lib/db/statistics';
 import { pauseIfAllowanceUsed } from '@/lib/usage/allowance';
 import { type CrawlTrace, traced } from '../engine/trace';
+import { seoChangesToStore } from '../views/history';
 import { writeRunSeo } from './finalize-seo';
 import { loadRun } from './run';
 import { queueCrawlSummary } from './summary-notification';
@@ -117,6 +118,10 @@ export async function finalizeRun(
       const seo = settings.seoEnabled
         ? await traced(trace, 'finalize: seo', () => writeRunSeo(tx, run, settings, now))
         : null;
+      // The report's new and fixed issues, differenced once here rather than on every read.
+      const seoChanges = seo
+        ? await traced(trace, 'finalize: seo changes', () => seoChangesToStore(tx, run))
+        : null;
 
       const [site] = await queryRows<{ hostname: string; a11y_enabled: number; pass_busy: boolean }>(
         tx,
@@ -163,6 +168,7 @@ export async function finalizeRun(
           seo_minor: seo?.score.minor ?? 0,
           seo_pages_scanned: seo?.pagesScanned ?? 0,
           seo_issue_count: seo?.score.issueCount ?? 0,
+          seo_changes: seoChanges,
         })
         .where(and(eq(runs.id, runId), eq(runs.state, 'running')))
         .returning();

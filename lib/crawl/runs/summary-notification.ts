@@ -3,7 +3,7 @@ import type { Db } from '@/lib/db/client';
 import type { Run, RunSettings } from '@/lib/db/schema';
 import type { CrawlSummaryChanges, CrawlSummaryPayload } from '@/lib/notify/kinds';
 import { enqueueNotification } from '@/lib/notify/outbox';
-import { brokenTargetChanges, previousCompletedRun, seoIssueChanges } from '../views/history';
+import { brokenTargetChanges, previousCompletedRun, seoChangesAgainst } from '../views/history';
 
 /** The accessibility figures of a run that a summary compares (the previous scan's, for a chained pass). */
 export type A11yFigures = Pick<
@@ -118,11 +118,7 @@ async function changesSincePrevious(
     }
   }
   if (run.seo_score !== null && previous.seo_score !== null) {
-    const seo = await seoIssueChanges(
-      db,
-      { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
-      0,
-    );
+    const seo = await seoChangesAgainst(db, run, previous);
     changes.seoNew = seo.newCount;
     changes.seoFixed = seo.fixedCount;
   }

@@ -3,7 +3,7 @@ import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { completedCrawlOf } from '@/lib/db/running-crawl';
-import { type Run, runs, type Site } from '@/lib/db/schema';
+import { type Run, runs, type Site, type StoredSeoChanges } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
@@ -125,6 +125,53 @@ export async function brokenTargetChanges(
         union all
         select 'fixed' as side, target_url from (${targets(previousId, shown)} except ${targets(runId, sql`true`)}) f`,
   );
+}
+
+/** Issues `sincePreviousRun` lists on each side of the SEO report; its counts are exact. */
+export const MAX_SEO_CHANGES = 1000;
+
+/**
+ * The SEO changes of `run` against `previous` as finalization stored them (runs.seo_changes), or
+ * differenced now when they were not stored against that run (runs finalized before migration 0037,
+ * or a previous run removed since).
+ */
+export async function seoChangesAgainst(db: Db, run: Run, previous: Run): Promise<SeoIssueChangeRows> {
+  const stored = run.seo_changes;
+  if (stored?.previousRunId === previous.id) {
+    const rows = (issues: [string, string][]) =>
+      issues.map(([check_id, page_url]) => ({ check_id, page_url }));
+    return {
+      newCount: stored.newCount,
+      fixedCount: stored.fixedCount,
+      newIssues: rows(stored.newIssues),
+      fixedIssues: rows(stored.fixedIssues),
+    };
+  }
+  return seoIssueChanges(
+    db,
+    { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
+    MAX_SEO_CHANGES,
+  );
+}
+
+/** What finalization stores in runs.seo_changes: the difference with the previous completed crawl. */
+export async function seoChangesToStore(db: Db, run: Run): Promise<StoredSeoChanges | null> {
+  const previous = await previousCompletedRun(db, run);
+  if (!previous) return null;
+  const changes = await seoIssueChanges(
+    db,
+    { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
+    MAX_SEO_CHANGES,
+  );
+  const pairs = (rows: { check_id: string; page_url: string }[]) =>
+    rows.map((r): [string, string] => [r.check_id, r.page_url]);
+  return {
+    previousRunId: previous.id,
+    newCount: changes.newCount,
+    fixedCount: changes.fixedCount,
+    newIssues: pairs(changes.newIssues),
+    fixedIssues: pairs(changes.fixedIssues),
+  };
 }
 
 /** SEO issues, identified by (check, page), that appeared or went away between two runs. */

@@ -17,13 +17,13 @@ import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
 import { compileExcludes, NEVER, type PathMatcher } from '../engine/url';
 import { decodeCursor, encodeCursor } from './cursor';
-import { previousCompletedRun, reportRun, seoIssueChanges } from './history';
+import { MAX_SEO_CHANGES, previousCompletedRun, reportRun, seoChangesAgainst } from './history';
 
 /** Pages listed per check by default, and at most (`?pagesPerCheck=`, `?limit=`). */
 export const DEFAULT_SEO_PAGES = 100;
 export const MAX_SEO_PAGES = 500;
-/** Issues `sincePreviousRun` lists on each side; its counts are exact. */
-export const MAX_SEO_CHANGES = 1000;
+export { MAX_SEO_CHANGES };
+
 /** Report parts (of up to 2,000 issues) read per statement when walking a run. */
 const PARTS_PER_READ = 4;
 
@@ -228,14 +228,10 @@ async function checkPages(
   return pages;
 }
 
-/** New and fixed issues without exclusions: differenced, counted and the first listed in SQL. */
+/** New and fixed issues without exclusions: as finalization stored them, else differenced in SQL. */
 async function countedChanges(db: Db, run: Run, previous: Run | undefined): Promise<SeoIssueChanges> {
   if (!previous) return noChanges;
-  const rows = await seoIssueChanges(
-    db,
-    { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
-    MAX_SEO_CHANGES,
-  );
+  const rows = await seoChangesAgainst(db, run, previous);
   const keys = (list: { check_id: string; page_url: string }[]) =>
     list.flatMap((row) =>
       isSeoCheckId(row.check_id) ? [{ check: row.check_id, pageUrl: row.page_url }] : [],

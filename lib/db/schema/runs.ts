@@ -45,6 +45,13 @@ export const runs = pgTable(
     seo_minor: counter('seo_minor'),
     seo_pages_scanned: counter('seo_pages_scanned'),
     seo_issue_count: counter('seo_issue_count'),
+    /**
+     * SEO issues new and fixed against the previous completed crawl, differenced once when the run
+     * finalized (migration 0037): at 1,000,000 pages the difference of two runs' issue documents
+     * takes seconds, too long for every read of the report. Internal, not part of the Run resource;
+     * null when there was no previous run or before 0037 (the report then differences on read).
+     */
+    seo_changes: jsonb('seo_changes').$type<StoredSeoChanges>(),
     error: text('error'),
     /**
      * The limits that cut this run's result short (page cap, caps on hostile input), one entry per
@@ -280,6 +287,15 @@ export const brokenLinks = pgTable(
 
 /** One stored SEO issue: `[check, impact, page_url, detail]`. */
 export type StoredSeoIssue = [check: string, impact: string, pageUrl: string, detail: string];
+
+/** `runs.seo_changes`: the counts of each side and their first issues as [check, pageUrl], by page then check. */
+export type StoredSeoChanges = {
+  previousRunId: string;
+  newCount: number;
+  fixedCount: number;
+  newIssues: [check: string, pageUrl: string][];
+  fixedIssues: [check: string, pageUrl: string][];
+};
 
 /**
  * A crawl's SEO issues as a document, ordered by page and stored in parts of at most

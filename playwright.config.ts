@@ -76,10 +76,11 @@ export default defineConfig({
       TRUSTED_PROXY: '127.0.0.1,::1',
       // Loopback addresses the server may reach, as a self-hosted server names its private hosts:
       // focus.spec.ts serves a small site to crawl, scan and probe on 127.0.0.7, honest-figures.spec.ts
-      // one on 127.0.0.5, figures.spec.ts one to scan on 127.0.0.3, webhook-health.spec.ts a failing
-      // webhook receiver and monitor target on 127.0.0.9, truth.spec.ts a site to crawl and a monitor
-      // target on 127.0.0.11, status-incidents.spec.ts a healthy monitored API on 127.0.0.13; every
-      // other private address (127.0.0.1 among them) stays refused.
+      // one on 127.0.0.5, figures.spec.ts one to scan and seo-pages.spec.ts a 130-page one to crawl on
+      // 127.0.0.3 (each on its own port), webhook-health.spec.ts a failing webhook receiver and monitor
+      // target on 127.0.0.9, truth.spec.ts a site to crawl and a monitor target on 127.0.0.11,
+      // status-incidents.spec.ts a healthy monitored API on 127.0.0.13; every other private address
+      // (127.0.0.1 among them) stays refused.
       PRIVATE_NETWORKS: '127.0.0.7,127.0.0.5,127.0.0.3,127.0.0.9,127.0.0.11,127.0.0.13',
     },
   },

@@ -7,6 +7,7 @@
  *   npm run bench:a11y -- --pages 50 --runs 1   # a quick look
  *   npm run bench:a11y -- --concurrency 6       # pages at once, both tools (default: the product's)
  *   npm run bench:a11y -- --only sitewatch      # the render pass alone (tuning it)
+ *   BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'   # extra Node flags for the Sitewatch child
  *
  * What is measured: each tool runs in a child process of its own, and the figure is that process's
  * wall time from spawn to exit (Node start, browser launch, every page, browser close), so both pay
@@ -313,7 +314,14 @@ async function runSitewatch(
   const measured = await measureChild('sitewatch', () =>
     spawn(
       process.execPath,
-      [...serverNodeArgs(process.env.NODE_OPTIONS), entry, '--child', JSON.stringify(input)],
+      [
+        ...serverNodeArgs(process.env.NODE_OPTIONS),
+        // Extra Node flags for the Sitewatch child only, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
+        ...(process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
+        entry,
+        '--child',
+        JSON.stringify(input),
+      ],
       {
         stdio: 'inherit',
         env: { ...serverEnv(), ALLOW_PRIVATE_NETWORK: 'true' },

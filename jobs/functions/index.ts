@@ -2,6 +2,7 @@ import type { InngestFunction } from 'inngest';
 import { a11yFinalizeFunction, a11yRunFunction } from './a11y';
 import { crawlFinalizeFunction, crawlRunFunction } from './crawl';
 import { fieldDataSyncFunction, searchSyncFunction } from './integrations';
+import { databaseVacuumFunction } from './maintenance';
 import { notifyDeliverFunction, notifyPruneFunction } from './notify';
 import { rateLimitPruneFunction } from './ratelimit';
 import { monthlyReportsFunction } from './reports';
@@ -27,4 +28,5 @@ export const functions: InngestFunction.Any[] = [
   searchSyncFunction,
   uptimeRoundsFunction,
   uptimeRollupFunction,
+  databaseVacuumFunction,
 ];

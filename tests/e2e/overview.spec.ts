@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
+import { latestRunState } from './support/sites';
 import { snap } from './support/snap';
 
 /*
@@ -18,12 +19,6 @@ async function registerThroughApi(page: Page, body: Record<string, unknown>): Pr
   const res = await page.request.post('/v1/sites', { data: body });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { site: { id: string } }).site.id;
-}
-
-async function latestRunState(page: Page, siteId: string): Promise<string | null> {
-  const res = await page.request.get(`/v1/sites/${siteId}/status`);
-  const body = (await res.json()) as { latestRun: { state: string } | null };
-  return body.latestRun?.state ?? null;
 }
 
 test('an open site page notices a crawl it did not start, and shows only the apps that are on', async ({

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { settled, tabTo } from './support/page';
+import { latestRunState } from './support/sites';
 import { snap } from './support/snap';
 
 /*
@@ -38,12 +39,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
-
-async function latestRunState(page: Page, siteId: string): Promise<string | null> {
-  const res = await page.request.get(`/v1/sites/${siteId}/status`);
-  const body = (await res.json()) as { latestRun: { state: string } | null };
-  return body.latestRun?.state ?? null;
-}
 
 test('a check on more pages than its first page shows: counted, then read to the end with the keyboard', async ({
   page,

@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 /**
  * Registers a site with only its Uptime app on (no crawl, scan or field data to wait for), as the
@@ -11,4 +11,11 @@ export async function uptimeOnlySite(request: APIRequestContext, rootUrl: string
   });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { site: { id: string } }).site.id;
+}
+
+/** The state of the site's latest crawl (null before its first), as its status endpoint says. */
+export async function latestRunState(page: Page, siteId: string): Promise<string | null> {
+  const res = await page.request.get(`/v1/sites/${siteId}/status`);
+  const body = (await res.json()) as { latestRun: { state: string } | null };
+  return body.latestRun?.state ?? null;
 }

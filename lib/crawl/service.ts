@@ -12,7 +12,7 @@ import { getVisibleSite } from '@/lib/sites/access';
 import { scheduleAfterManualCrawl } from '@/lib/sites/schedule';
 import type { CrawlEvents } from './runs/events';
 import { startCrawl } from './runs/run';
-import { getLiveState, type LiveCrawlState } from './views/live';
+import { getLiveState, type LiveCrawlState, startedLiveState } from './views/live';
 
 // What the routes also call, owned by the modules that hold it.
 export { listBrokenTargets } from './views/broken-targets';
@@ -53,7 +53,7 @@ export async function triggerCrawl(
     );
   }
   const chainA11y = site.a11y_enabled === 1 && (body?.chainA11y ?? true);
-  const { started } = await startCrawl(db, site, { trigger: 'manual', chainA11y, events, now });
+  const { started, run } = await startCrawl(db, site, { trigger: 'manual', chainA11y, events, now });
   const schedule = started ? scheduleAfterManualCrawl(site, now) : null;
   if (schedule) {
     // Only while the first crawl is still pending: the scheduler's claim sets last_run_at first if
@@ -63,5 +63,11 @@ export async function triggerCrawl(
       .set(schedule)
       .where(and(eq(sites.tenant_id, site.tenant_id), eq(sites.id, site.id), isNull(sites.last_run_at)));
   }
-  return { started, status: await getLiveState(db, { tenantId: site.tenant_id, siteId: site.id }) };
+  return {
+    started,
+    // Started: its first state; already running: what it is doing now.
+    status: started
+      ? startedLiveState(run)
+      : await getLiveState(db, { tenantId: site.tenant_id, siteId: site.id }),
+  };
 }

@@ -1,7 +1,7 @@
 import { desc } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { runningCrawlOf } from '@/lib/db/running-crawl';
-import { runs } from '@/lib/db/schema';
+import { type Run, runs } from '@/lib/db/schema';
 import { frontierProgress } from '../engine/frontier';
 
 /** The spec's live crawl state (camelCase): what a running crawl is doing right now. */
@@ -32,9 +32,19 @@ export const IDLE_LIVE_STATE: Readonly<LiveCrawlState> = Object.freeze({
 });
 
 /**
- * The one source of a site's live crawl state (status endpoint, crawl trigger). Reads the running
- * crawl run's row (phase, window, counters moved per written batch) and its frontier: `inFlight` is
- * the URLs leased to a worker, `pending` those waiting.
+ * A crawl's first live state, as it was created: seeding, with zero counters (the spec's "first
+ * live state"). The trigger answers with this rather than reading the run again: the job may have
+ * started by then (the embedded runner takes it at once), and the answer would say `crawling`, or
+ * show counters, as if the crawl had started before the request.
+ */
+export function startedLiveState(run: Pick<Run, 'id' | 'window'>): LiveCrawlState {
+  return { ...IDLE_LIVE_STATE, state: 'seeding', runId: run.id, window: run.window };
+}
+
+/**
+ * The one source of a site's live crawl state (status endpoint; crawl trigger while one runs).
+ * Reads the running crawl run's row (phase, window, counters moved per written batch) and its
+ * frontier: `inFlight` is the URLs leased to a worker, `pending` those waiting.
  */
 export async function getLiveState(
   db: Db,

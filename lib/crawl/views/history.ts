@@ -135,71 +135,36 @@ export const MAX_SEO_CHANGES = 1000;
  * differenced now when they were not stored against that run (runs finalized before migration 0037,
  * or a previous run removed since).
  */
-export async function seoChangesAgainst(db: Db, run: Run, previous: Run): Promise<SeoIssueChangeRows> {
-  const stored = run.seo_changes;
-  if (stored?.previousRunId === previous.id) {
-    const rows = (issues: [string, string][]) =>
-      issues.map(([check_id, page_url]) => ({ check_id, page_url }));
-    return {
-      newCount: stored.newCount,
-      fixedCount: stored.fixedCount,
-      newIssues: rows(stored.newIssues),
-      fixedIssues: rows(stored.fixedIssues),
-    };
-  }
-  return seoIssueChanges(
-    db,
-    { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
-    MAX_SEO_CHANGES,
-  );
+export async function seoChangesAgainst(db: Db, run: Run, previous: Run): Promise<StoredSeoChanges> {
+  if (run.seo_changes?.previousRunId === previous.id) return run.seo_changes;
+  return seoIssueChanges(db, { tenantId: run.tenant_id, runId: run.id, previousId: previous.id });
 }
 
 /** What finalization stores in runs.seo_changes: the difference with the previous completed crawl. */
 export async function seoChangesToStore(db: Db, run: Run): Promise<StoredSeoChanges | null> {
   const previous = await previousCompletedRun(db, run);
-  if (!previous) return null;
-  const changes = await seoIssueChanges(
-    db,
-    { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
-    MAX_SEO_CHANGES,
-  );
-  const pairs = (rows: { check_id: string; page_url: string }[]) =>
-    rows.map((r): [string, string] => [r.check_id, r.page_url]);
-  return {
-    previousRunId: previous.id,
-    newCount: changes.newCount,
-    fixedCount: changes.fixedCount,
-    newIssues: pairs(changes.newIssues),
-    fixedIssues: pairs(changes.fixedIssues),
-  };
-}
-
-/** SEO issues, identified by (check, page), that appeared or went away between two runs. */
-export interface SeoIssueChangeRows {
-  newCount: number;
-  fixedCount: number;
-  /** The first `limit` new issues by page then check (byte order, as the parts). */
-  newIssues: { check_id: string; page_url: string }[];
-  fixedIssues: { check_id: string; page_url: string }[];
+  return previous
+    ? seoIssueChanges(db, { tenantId: run.tenant_id, runId: run.id, previousId: previous.id })
+    : null;
 }
 
 /**
  * SEO issues, identified by (check, page), of `run` absent from `previous` (new) and the reverse
- * (fixed), counted, and the first `limit` of each side listed: the stored issue documents are
- * expanded and differenced in the database, in one statement (each difference computed once).
+ * (fixed), counted, and the first MAX_SEO_CHANGES of each side listed as [check, pageUrl] by page
+ * then check: the stored issue documents are expanded and differenced in the database, in one
+ * statement (each difference computed once).
  */
-export async function seoIssueChanges(
+async function seoIssueChanges(
   db: Db,
   { tenantId, runId, previousId }: { tenantId: string; runId: string; previousId: string },
-  limit: number,
-): Promise<SeoIssueChangeRows> {
+): Promise<StoredSeoChanges> {
   const issues = (id: string) =>
     sql`select e ->> 0 as check_id, e ->> 2 as page_url
           from seo_reports r, jsonb_array_elements(r.issues) e
           where r.tenant_id = ${tenantId} and r.run_id = ${id}::uuid`;
   const first = (side: 'new' | 'fixed', table: string) =>
     sql`select ${side}::text as side, check_id, page_url from ${sql.identifier(table)}
-        order by page_url collate "C", check_id collate "C" limit ${limit}::int`;
+        order by page_url collate "C", check_id collate "C" limit ${MAX_SEO_CHANGES}::int`;
   const rows = await queryRows<{ side: string; check_id: string | null; page_url: string }>(
     db,
     sql`with added as (${issues(runId)} except ${issues(previousId)}),
@@ -209,15 +174,18 @@ export async function seoIssueChanges(
         union all (${first('new', 'added')})
         union all (${first('fixed', 'gone')})`,
   );
-  const changes: SeoIssueChangeRows = { newCount: 0, fixedCount: 0, newIssues: [], fixedIssues: [] };
+  const changes: StoredSeoChanges = {
+    previousRunId: previousId,
+    newCount: 0,
+    fixedCount: 0,
+    newIssues: [],
+    fixedIssues: [],
+  };
   for (const row of rows) {
     if (row.side === 'new-count') changes.newCount = Number(row.page_url);
     else if (row.side === 'fixed-count') changes.fixedCount = Number(row.page_url);
     else if (row.check_id !== null)
-      (row.side === 'new' ? changes.newIssues : changes.fixedIssues).push({
-        check_id: row.check_id,
-        page_url: row.page_url,
-      });
+      (row.side === 'new' ? changes.newIssues : changes.fixedIssues).push([row.check_id, row.page_url]);
   }
   return changes;
 }

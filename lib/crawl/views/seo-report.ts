@@ -237,17 +237,15 @@ async function checkPages(
 /** New and fixed issues without exclusions: as finalization stored them, else differenced in SQL. */
 async function countedChanges(db: Db, run: Run, previous: Run | undefined): Promise<SeoIssueChanges> {
   if (!previous) return noChanges;
-  const rows = await seoChangesAgainst(db, run, previous);
-  const keys = (list: { check_id: string; page_url: string }[]) =>
-    list.flatMap((row) =>
-      isSeoCheckId(row.check_id) ? [{ check: row.check_id, pageUrl: row.page_url }] : [],
-    );
+  const changes = await seoChangesAgainst(db, run, previous);
+  const keys = (list: [string, string][]) =>
+    list.flatMap(([check, pageUrl]) => (isSeoCheckId(check) ? [{ check, pageUrl }] : []));
   return {
     previousRunId: previous.id,
-    newIssues: keys(rows.newIssues),
-    fixedIssues: keys(rows.fixedIssues),
-    newIssueCount: rows.newCount,
-    fixedIssueCount: rows.fixedCount,
+    newIssues: keys(changes.newIssues),
+    fixedIssues: keys(changes.fixedIssues),
+    newIssueCount: changes.newCount,
+    fixedIssueCount: changes.fixedCount,
   };
 }
 

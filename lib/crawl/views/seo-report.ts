@@ -172,17 +172,13 @@ async function countedReport(
     lastPage = part.last_page_url;
   }
   const listed = wanted.check === null ? [...counts.keys()] : counts.has(wanted.check) ? [wanted.check] : [];
-  // Each check's page is its own few statements: on a server they run side by side on the pool.
-  const checks = await Promise.all(
-    listed.map(async (check) =>
-      pageOf(
-        check,
-        counts.get(check) ?? 0,
-        await checkPages(db, run, check, wanted.after, wanted.limit + 1),
-        wanted.limit,
-      ),
-    ),
-  );
+  // One check after another: a request holds one connection of the pool shared by every tenant,
+  // never one per failing check.
+  const checks: SeoCheckPages[] = [];
+  for (const check of listed) {
+    const read = await checkPages(db, run, check, wanted.after, wanted.limit + 1);
+    checks.push(pageOf(check, counts.get(check) ?? 0, read, wanted.limit));
+  }
   return {
     score: run.seo_score,
     pagesScanned: run.seo_pages_scanned,

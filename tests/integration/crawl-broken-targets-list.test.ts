@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@/lib/auth/principal';
 import {
@@ -231,6 +231,40 @@ describe('the dead-link report grouped by target, in SQL', () => {
       'https://a.test/x',
       'https://a.test/y',
     ]);
+  });
+
+  it('reads the default order from the counts finalization stores as it does by grouping every row', async () => {
+    const latestId = runIds.at(-1)!;
+    const pagedBy = async (limit: number) => {
+      const pages = [];
+      let cursor: string | undefined;
+      do {
+        const page = await list({ limit, cursor });
+        pages.push({ ...page, nextCursor: page.nextCursor === null ? null : 'more' });
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return pages;
+    };
+    // Grouped: these rows were stored without their targets' counts, as rows before migration 0038 were.
+    const grouped = { whole: await list(), paged: await pagedBy(2) };
+    // What finalization writes: each row's target's count of linking pages, and the run's headline.
+    await db.execute(sql`update broken_links b set linking_pages = c.n
+      from (select target_url, count(*)::integer as n from broken_links where run_id = ${latestId}::uuid group by 1) c
+      where b.run_id = ${latestId}::uuid and b.target_url = c.target_url`);
+    const { broken_count, pages_with_broken_count, internal_broken, external_broken } = grouped.whole.run;
+    await db
+      .update(schema.runs)
+      .set({ broken_count, pages_with_broken_count, internal_broken, external_broken })
+      .where(eq(schema.runs.id, latestId));
+    try {
+      expect(await list()).toEqual(grouped.whole);
+      expect(await pagedBy(2)).toEqual(grouped.paged);
+      // Filters and other orders are grouped as before, over the same rows.
+      expect(await urls({ kind: 'external' })).toEqual(['https://b.test/down', 'https://c.test/odd']);
+      expect((await list({ order: 'asc' })).targets.at(-1)?.target_url).toBe('https://a.test/gone');
+    } finally {
+      await db.execute(sql`update broken_links set linking_pages = null where run_id = ${latestId}::uuid`);
+    }
   });
 
   it("applies the site's current excludePaths to the targets, their pages, the counts and the comparison", async () => {

@@ -16,7 +16,8 @@ import { insertSite } from '../support/fixtures';
  * from every row of the run: each sort key, as the pages list's query flattens it, must be exactly the
  * expression of its crawl_urls index. The list's own query is captured and explained with sequential
  * scans and sorts priced out, so the plan names the index whenever one matches. A URL's inlinks
- * (url-details) are found through the link-target index (migration 0018) the same way.
+ * (url-details) are found through the link-target index (migration 0018) the same way, or, linked from
+ * many pages, walked through the pages with links in URL order (migration 0038).
  */
 
 let db: Db;
@@ -275,6 +276,33 @@ describe("a URL's inlinks (url-details)", () => {
       )
     ).filter((statement) => statement.includes('as link_text') && statement.includes('as source_url'));
     expect(await explained(query!, true)).toContain('Bitmap Index Scan on crawl_urls_link_targets_idx');
+  });
+
+  it('of a URL on most pages are walked in URL order over the pages alone, past none of the rows without links', async () => {
+    // The root linked from more pages than the link-target index is asked for, and URLs with no links
+    // (external targets, assets) sorting before the first page, as a site's /assets/ or /missing/ do.
+    const runId = await insertRun('completed');
+    await db.execute(sql`
+      insert into crawl_urls (run_id, url, kind, depth, state, verdict, status_code, is_page, links, inlinks)
+      select ${runId}::uuid, 'https://sorts.example/p/' || i, 'internal', 1, 'done', 'ok', 200, 1,
+        jsonb_build_array(jsonb_build_array(${ROOT}::text, 'Home', null, null)), 1
+      from generate_series(0, 1999) i
+      union all
+      select ${runId}::uuid, 'https://sorts.example/assets/' || i, 'internal', 2, 'done', 'ok', 200, 0, null, 1
+      from generate_series(0, 1999) i
+      union all
+      select ${runId}::uuid, ${ROOT}, 'internal', 0, 'done', 'ok', 200, 1, null, 6000`);
+    await db.execute(sql`analyze crawl_urls`);
+    const [query] = (
+      await captured((logging) => getUrlDetail(logging, principal, { siteId, runId }, { url: ROOT }))
+    ).filter((statement) => statement.includes('as link_text') && statement.includes('as source_url'));
+    expect(await explained(query!)).toContain('crawl_urls_linking_pages_idx');
+    const detail = await getUrlDetail(db, principal, { siteId, runId }, { url: ROOT, inlinksLimit: 3 });
+    expect(detail.inlinks.map((l) => l.source_url)).toEqual([
+      'https://sorts.example/p/0',
+      'https://sorts.example/p/1',
+      'https://sorts.example/p/10',
+    ]);
   });
 
   it('of a running crawl, or one finalized before inlinks were counted, are all still found', async () => {

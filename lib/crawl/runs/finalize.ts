@@ -77,12 +77,14 @@ export async function finalizeRun(
   const finished = await db
     .transaction(async (tx) => {
       await tx.execute(sql`delete from broken_links where run_id = ${runId}::uuid`);
-      // One row per (broken target, linking page): the pages' stored links joined to the targets.
+      // One row per (broken target, linking page): the pages' stored links joined to the targets, each
+      // with its target's count of them (a page lists a target once, so the pairs are distinct).
       await tx.execute(
         sql`insert into broken_links (run_id, tenant_id, source_url, target_url, status, status_code, kind,
-            redirect_chain, detail, created_at, link_text, link_selector, link_attrs)
+            redirect_chain, detail, created_at, link_text, link_selector, link_attrs, linking_pages)
           select p.run_id, ${run.tenant_id}, p.url, u.url, u.verdict, u.status_code, u.kind,
-            u.redirect_chain, u.detail, ${now}::bigint, l.link ->> 1, l.link ->> 2, (l.link ->> 3)::jsonb
+            u.redirect_chain, u.detail, ${now}::bigint, l.link ->> 1, l.link ->> 2, (l.link ->> 3)::jsonb,
+            count(*) over (partition by u.url)
           from crawl_urls p
           cross join lateral jsonb_array_elements(p.links) as l(link)
           join crawl_urls u on u.run_id = p.run_id and u.url = l.link ->> 0

@@ -131,11 +131,11 @@ type PickedRow = {
  * query's order, each with its first `sources` linking pages by URL, when it was first seen and
  * whether it is new.
  *
- * Targets are grouped from the (run_id, target_url, source_url) index; a target's kind, status and
- * detail are its own (finalization writes them on each of its rows from the target's crawl) and are
- * read from its first row. First seen walks back through the earlier completed crawls one index probe
- * per (target, crawl) while the target is still reported, for the targets shown only, unless the
- * sort is by it.
+ * Targets are grouped from the (run_id, target_url, source_url) index, unless the page is one of the
+ * default order with nothing left out (mostLinkedTargets); a target's kind, status and detail are its
+ * own (finalization writes them on each of its rows from the target's crawl) and are read from its
+ * first row. First seen walks back through the earlier completed crawls one index probe per (target,
+ * crawl) while the target is still reported, for the targets shown only, unless the sort is by it.
  */
 async function pickTargets(
   db: Db,
@@ -181,9 +181,28 @@ async function pickTargets(
     seen as (select target_url, min(started_at) as first_seen from walk group by target_url)`;
   const bySeen = sort === 'firstSeen';
 
-  const rows = await queryRows<PickedRow>(
-    db,
-    sql`with recursive
+  const crawls = sql`crawls as (
+        select id, started_at, row_number() over (order by started_at desc, id desc) as n
+        from runs
+        where tenant_id = ${run.tenant_id} and site_id = ${run.site_id}::uuid and kind = 'crawl'
+          and (id = ${run.id}::uuid or (state = 'completed' and started_at < ${run.started_at}))
+      )`;
+  const isNew = (target: SQL) =>
+    previous
+      ? sql`not exists (select 1 from broken_links p
+             where p.tenant_id = ${run.tenant_id} and p.run_id = ${previous.id}::uuid and p.target_url = ${target})`
+      : sql`false`;
+
+  const stored =
+    sort === 'pages' &&
+    desc &&
+    page.limit !== null &&
+    filters.length === 1 &&
+    !excluded?.length &&
+    (await storesLinkingPages(db, run));
+  const picking = stored
+    ? mostLinkedTargets(run, { limit: page.limit ?? 0, after: page.after, isNew })
+    : sql`
       shown as (
         select b.target_url, b.source_url, b.kind, b.status_code from broken_links b where ${ofRun}
       ),
@@ -199,24 +218,10 @@ async function pickTargets(
                (select count(distinct source_url) from shown) as pages_with_broken_count
         from grouped
       ),
-      marked as (
-        select g.*, ${
-          previous
-            ? sql`not exists (select 1 from broken_links p
-                   where p.tenant_id = ${run.tenant_id} and p.run_id = ${previous.id}::uuid
-                     and p.target_url = g.target_url)`
-            : sql`false`
-        } as is_new
-        from grouped g
-      ),
+      marked as (select g.*, ${isNew(sql`g.target_url`)} as is_new from grouped g),
       matched as (select * from marked where ${sql.join(filters, sql` and `)}),
       totals as (select count(*) as matching_targets, coalesce(sum(linking_pages), 0) as matching_rows from matched),
-      crawls as (
-        select id, started_at, row_number() over (order by started_at desc, id desc) as n
-        from runs
-        where tenant_id = ${run.tenant_id} and site_id = ${run.site_id}::uuid and kind = 'crawl'
-          and (id = ${run.id}::uuid or (state = 'completed' and started_at < ${run.started_at}))
-      ),
+      ${crawls},
       ${
         bySeen
           ? sql`${firstSeen(sql`matched`)},
@@ -228,7 +233,11 @@ async function pickTargets(
         where ${sql.join(keyset, sql` and `)}
         order by ${key ? sql`${key} ${dir}, ` : sql``}${url} ${urlDir}
         ${page.limit === null ? sql`` : sql`limit ${page.limit}`}
-      )${bySeen ? sql`` : sql`, ${firstSeen(sql`picked`)}`}
+      )`;
+
+  const rows = await queryRows<PickedRow>(
+    db,
+    sql`with recursive ${picking}${bySeen ? sql`` : sql`, ${stored ? sql`${crawls}, ` : sql``}${firstSeen(sql`picked`)}`}
     select h.*, t.*, p.target_url, p.linking_pages, p.is_new, p.sort_key, s.first_seen,
            d.kind, d.status, d.status_code, d.detail, d.redirect_chain, src.sources
     from headline h cross join totals t
@@ -277,6 +286,60 @@ async function pickTargets(
           ],
     ),
   };
+}
+
+/**
+ * Whether the run's report rows carry their target's count of linking pages (finalization writes it;
+ * rows written another way do not): then its default order is read from broken_links_most_linked_idx.
+ */
+async function storesLinkingPages(db: Db, run: Run): Promise<boolean> {
+  const [row] = await queryRows<{ stored: boolean | string }>(
+    db,
+    sql`select linking_pages is not null as stored from broken_links
+        where tenant_id = ${run.tenant_id} and run_id = ${run.id}::uuid limit 1`,
+  );
+  return row?.stored === true || String(row?.stored) === 't';
+}
+
+/**
+ * The CTEs `headline`, `totals` and `picked` of pickTargets for a page of the default order (most
+ * linked first, then by URL) with no filter and no row left out by excludePaths: the headline is the
+ * run's own (finalization counted it from these rows), and the page is `limit` steps of a walk from
+ * one distinct target to the next on broken_links_most_linked_idx (one index probe each) instead of
+ * a grouping of every row, so a page costs the same whatever the report's size.
+ */
+function mostLinkedTargets(
+  run: Run,
+  { limit, after, isNew }: { limit: number; after: TargetKey | null; isNew: (target: SQL) => SQL },
+): SQL {
+  const ofRun = sql`b.tenant_id = ${run.tenant_id} and b.run_id = ${run.id}::uuid and b.linking_pages is not null`;
+  const position = sql`(-b.linking_pages, b.target_url collate "C")`;
+  /** The first target after position `from` (a row of the index's two keys), or the first of all. */
+  const next = (from: SQL | null) => sql`
+    select b.linking_pages, b.target_url from broken_links b
+    where ${ofRun} ${from ? sql`and ${position} > ${from}` : sql``}
+    order by -b.linking_pages, b.target_url collate "C" limit 1`;
+  const start = after ? sql`(${-after[0]}::integer, ${after[1]}::text collate "C")` : null;
+  return sql`
+      headline as (
+        select ${run.broken_count}::integer as broken_count, ${run.internal_broken}::integer as internal_broken,
+               ${run.external_broken}::integer as external_broken,
+               ${run.pages_with_broken_count}::integer as pages_with_broken_count
+      ),
+      totals as (
+        select ${run.broken_count}::integer as matching_targets,
+               (select count(*) from broken_links b where ${ofRun}) as matching_rows
+      ),
+      targets (linking_pages, target_url) as (
+        (${next(start)})
+        union all
+        select n.* from targets t
+        cross join lateral (${next(sql`(-t.linking_pages, t.target_url collate "C")`)}) n
+      ),
+      picked as (
+        select target_url, linking_pages, ${isNew(sql`t.target_url`)} as is_new, linking_pages as sort_key
+        from (select * from targets limit ${limit}) t
+      )`;
 }
 
 function sourcesOf(value: PickedRow['sources']): BrokenTargetSource[] {

@@ -164,9 +164,10 @@ async function linkingPages(
                   where p.run_id = ${runId}::uuid and ${linksTo} and p.inlinks is not null ${page})`),
     );
   }
-  // Many, or not counted (a running crawl's rows are not in the index): the walk in URL order, with
-  // sorting priced out for this one statement so the planner cannot sort them all instead.
-  const indexed = inlinks === null ? sql`` : sql`and p.inlinks is not null`;
+  // Many, or not counted (a running crawl's rows are not in the indexes): the walk in URL order, with
+  // sorting priced out for this one statement so the planner cannot sort them all instead. Counted,
+  // it walks the pages with links alone (crawl_urls_linking_pages_idx).
+  const indexed = inlinks === null ? sql`` : sql`and p.inlinks is not null and p.links is not null`;
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_sort = off`);
     return queryRows<BrokenTargetSource>(

@@ -7,6 +7,7 @@ import {
   leaseSuspect,
   leaseUrls,
   reclaimExpiredLeases,
+  releaseLeases,
 } from '@/lib/crawl/engine/frontier-leases';
 import { workRun } from '@/lib/crawl/engine/step';
 import { finalizeRun } from '@/lib/crawl/runs/finalize';
@@ -106,6 +107,35 @@ describe('the frontier tells a lost lease from a deferral', () => {
       now += 1000;
     }
     expect(await urlRow(runId, url)).toMatchObject({ state: 'pending', lost_leases: 0, deferred: 0 });
+  });
+});
+
+describe('a lease starts where the last one ended', () => {
+  it('takes the queue in discovery order after a place, and what was given back behind it from the start', async () => {
+    const { runId } = await startRun();
+    const urls = [1, 2, 3, 4].map((n) => site.url(`/queued/${n}`));
+    await enqueueUrls(
+      db,
+      runId,
+      urls.map((url) => ({ url, kind: 'internal' as const, depth: 1, foundOn: null, isAsset: false })),
+    );
+    const now = 2_000_000;
+    const first = await leaseUrls(db, runId, 'internal', 100, now + 100);
+    const mine = first.filter((l) => urls.includes(l.url));
+    expect(mine.map((l) => l.url)).toEqual(urls);
+    expect(first.map((l) => l.seq)).toEqual([...first.map((l) => l.seq)].sort((a, b) => a - b));
+    // Two given back unworked: behind the last place leased, so a lease after it does not see them.
+    await releaseLeases(db, runId, [mine[0]!, mine[2]!]);
+    const last = first.at(-1)!.seq;
+    expect(await leaseUrls(db, runId, 'internal', 100, now + 200, last)).toEqual([]);
+    expect((await leaseUrls(db, runId, 'internal', 100, now + 200)).map((l) => l.url)).toEqual([
+      urls[0],
+      urls[2],
+    ]);
+    // URLs found later are after it.
+    const later = site.url('/queued/5');
+    await enqueueUrls(db, runId, [{ url: later, kind: 'internal', depth: 2, foundOn: null, isAsset: false }]);
+    expect((await leaseUrls(db, runId, 'internal', 100, now + 300, last)).map((l) => l.url)).toEqual([later]);
   });
 });
 

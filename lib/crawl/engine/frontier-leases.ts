@@ -45,8 +45,13 @@ export async function reclaimExpiredLeases(db: Db, runId: string, now: number): 
 }
 
 /**
- * Leases up to `limit` pending URLs of one kind, oldest discovery first (breadth-first). URLs that
- * lost a lease before are left to leaseSuspect.
+ * Leases up to `limit` pending URLs of one kind, oldest discovery first (breadth-first), after the
+ * URL at `afterSeq` when given. URLs that lost a lease before are left to leaseSuspect.
+ *
+ * Why `afterSeq`: every URL leased leaves its entry in the pending index until a vacuum (the row's
+ * old version), so a lease from the start walks past all of them: on a million-page run that is
+ * thousands of index pages for every lease, late in the run. A worker starts where its last lease
+ * ended (see CrawlStep.lease), and from the start once that finds too few.
  */
 export async function leaseUrls(
   db: Db,
@@ -54,15 +59,17 @@ export async function leaseUrls(
   kind: UrlKind,
   limit: number,
   leaseUntil: number,
+  afterSeq: number | null = null,
 ): Promise<LeasedUrl[]> {
   if (limit <= 0) return [];
+  const after = afterSeq === null ? sql`` : sql`and seq > ${afterSeq}::int`;
   const leased = await queryRows<LeasedRow>(
     db,
     // MATERIALIZED: the picked rows are chosen exactly once. As a plain subquery joined in UPDATE ...
     // FROM, Postgres may re-scan it and, with SKIP LOCKED, pick more rows than the limit.
     sql`with picked as materialized (
           select url from crawl_urls
-          where run_id = ${runId}::uuid and kind = ${kind} and state = 'pending' and lost_leases = 0
+          where run_id = ${runId}::uuid and kind = ${kind} and state = 'pending' and lost_leases = 0 ${after}
           order by seq
           limit ${limit}::int
           for update skip locked
@@ -70,9 +77,9 @@ export async function leaseUrls(
         update crawl_urls c set state = 'leased', lease_expires_at = ${leaseUntil}::bigint, attempts = c.attempts + 1
         from picked p
         where c.run_id = ${runId}::uuid and c.url = p.url
-        returning c.url, c.kind, c.depth, c.is_asset, c.attempts`,
+        returning c.url, c.kind, c.depth, c.is_asset, c.attempts, c.seq`,
   );
-  return leased.map(toLeased);
+  return leased.map(toLeased).sort((a, b) => a.seq - b.seq);
 }
 
 /**
@@ -92,7 +99,7 @@ export async function leaseSuspect(db: Db, runId: string, leaseUntil: number): P
         update crawl_urls c set state = 'leased', lease_expires_at = ${leaseUntil}::bigint, attempts = c.attempts + 1
         from picked p
         where c.run_id = ${runId}::uuid and c.url = p.url
-        returning c.url, c.kind, c.depth, c.is_asset, c.attempts`,
+        returning c.url, c.kind, c.depth, c.is_asset, c.attempts, c.seq`,
   );
   return leased ? toLeased(leased) : null;
 }
@@ -103,6 +110,7 @@ interface LeasedRow {
   depth: number;
   is_asset: number;
   attempts: number;
+  seq: number;
 }
 
 function toLeased(r: LeasedRow): LeasedUrl {
@@ -112,6 +120,7 @@ function toLeased(r: LeasedRow): LeasedUrl {
     depth: Number(r.depth),
     isAsset: Number(r.is_asset) === 1,
     token: Number(r.attempts),
+    seq: Number(r.seq),
   };
 }
 

@@ -46,6 +46,8 @@ export interface LeasedUrl {
   isAsset: boolean;
   /** The lease: the attempt number this worker holds. */
   token: number;
+  /** The URL's place in its queue (discovery order): where the next lease may start after it. */
+  seq: number;
 }
 
 /** A finished URL. `verdict` 'skipped' means never fetched (e.g. beyond maxPages). */

@@ -14,6 +14,7 @@ import { BatchWriter } from './batch-writer';
 import {
   frontierProgress,
   type LeasedUrl,
+  type UrlKind,
   type NewFrontierUrl,
   skipPending,
   skipUnlinkedInternal,
@@ -78,6 +79,8 @@ class Step {
   private externalInFlight = 0;
   private internalDry = false;
   private externalDry = false;
+  /** Where this step's next lease of each kind starts: after the last URL it leased (see lease). */
+  private readonly leasedThrough: Record<UrlKind, number | null> = { internal: null, external: null };
   private lastInternalStart = 0;
   /**
    * The page cap is reached: internal URLs still pending are link targets of crawled pages, and
@@ -297,14 +300,14 @@ class Step {
     this.refilling = (async () => {
       if (internal > 0) {
         const leased = await traced(this.trace, 'lease internal', () =>
-          leaseUrls(this.db, this.run.id, 'internal', internal, leaseUntil),
+          this.lease('internal', internal, leaseUntil),
         );
         this.internalQueue.push(...leased);
         if (leased.length < internal) this.internalDry = true;
       }
       if (external > 0) {
         const leased = await traced(this.trace, 'lease external', () =>
-          leaseUrls(this.db, this.run.id, 'external', external, leaseUntil),
+          this.lease('external', external, leaseUntil),
         );
         this.externalQueue.push(...leased);
         if (leased.length < external) this.externalDry = true;
@@ -317,6 +320,22 @@ class Step {
         this.refilling = null;
         this.notify();
       });
+  }
+
+  /**
+   * Leases up to `limit` URLs of `kind`, in discovery order from where this step's last lease ended,
+   * so the lease does not walk past every URL leased before it (leaseUrls); then from the start when
+   * that finds too few, for URLs back in the pool behind it (given back, deferred, reclaimed) and
+   * discoveries another worker's write made visible late. The queue is dry only when the walk from
+   * the start finds too few as well.
+   */
+  private async lease(kind: UrlKind, limit: number, leaseUntil: number): Promise<LeasedUrl[]> {
+    const after = this.leasedThrough[kind];
+    const leased = await leaseUrls(this.db, this.run.id, kind, limit, leaseUntil, after);
+    if (after !== null && leased.length < limit)
+      leased.push(...(await leaseUrls(this.db, this.run.id, kind, limit - leased.length, leaseUntil)));
+    for (const { seq } of leased) this.leasedThrough[kind] = Math.max(this.leasedThrough[kind] ?? seq, seq);
+    return leased;
   }
 
   /**

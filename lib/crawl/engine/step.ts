@@ -14,10 +14,10 @@ import { BatchWriter } from './batch-writer';
 import {
   frontierProgress,
   type LeasedUrl,
-  type UrlKind,
   type NewFrontierUrl,
   skipPending,
   skipUnlinkedInternal,
+  type UrlKind,
 } from './frontier';
 import { leaseSuspect, leaseUrls, reclaimExpiredLeases, releaseLeases } from './frontier-leases';
 import { HostLimiter, hostOf } from './host-limiter';

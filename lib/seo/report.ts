@@ -1,4 +1,4 @@
-import { SEO_CHECKS, SEO_IMPACTS, type SeoCheckId, type SeoImpact, type SeoIssue, seoCheck } from './checks';
+import { SEO_CHECKS, SEO_IMPACTS, type SeoCheckId, type SeoImpact, seoCheck } from './checks';
 
 export interface SeoReportPage {
   pageUrl: string;
@@ -45,34 +45,6 @@ const IMPACT_RANK = new Map<SeoImpact, number>(SEO_IMPACTS.map((impact, rank) =>
 const CATALOGUE_RANK = new Map<SeoCheckId, number>(SEO_CHECKS.map((check, rank) => [check.id, rank]));
 
 /**
- * The report of issues held in memory: grouped by check, each listing all its pages. A (page,
- * check) pair appears once even if the input repeats it.
- */
-export function buildSeoReport(issues: readonly SeoIssue[]): SeoReport {
-  const pagesByCheck = new Map<SeoCheckId, Map<string, SeoReportPage>>();
-  for (const issue of issues) {
-    let pages = pagesByCheck.get(issue.check);
-    if (!pages) {
-      pages = new Map();
-      pagesByCheck.set(issue.check, pages);
-    }
-    if (pages.has(issue.pageUrl)) continue;
-    const page: SeoReportPage = { pageUrl: issue.pageUrl, detail: issue.detail };
-    if (issue.value !== undefined) page.value = issue.value;
-    pages.set(issue.pageUrl, page);
-  }
-  const checks = [...pagesByCheck].map(([check, byUrl]): SeoCheckPages => {
-    const pages = [...byUrl.values()].sort((a, b) => compareText(a.pageUrl, b.pageUrl));
-    return { check, count: pages.length, pages, nextCursor: null };
-  });
-  const affected = new Set(issues.map((issue) => issue.pageUrl));
-  return {
-    summary: seoSummary(new Map(checks.map((c) => [c.check, c.count])), affected.size),
-    checks: seoReportChecks(checks),
-  };
-}
-
-/**
  * The checks as the report lists them: with the catalogue's title, impact and help, most severe
  * first, then those failing on the most pages. Ties fall back to catalogue order, so the report
  * reads the same on every request.
@@ -112,8 +84,4 @@ export function seoSummary(counts: ReadonlyMap<SeoCheckId, number>, pagesAffecte
 
 function rank<K>(ranks: ReadonlyMap<K, number>, key: K): number {
   return ranks.get(key) ?? Number.MAX_SAFE_INTEGER;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

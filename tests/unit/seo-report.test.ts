@@ -1,66 +1,55 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtml } from '@/lib/html/document';
-import { deriveSeoIssues, SEO_CHECKS, type SeoIssue, type SeoPage } from '@/lib/seo/checks';
+import { deriveSeoIssues, SEO_CHECKS, type SeoCheckId, type SeoPage } from '@/lib/seo/checks';
 import { extractSeoFacts } from '@/lib/seo/extract';
-import { buildSeoReport } from '@/lib/seo/report';
+import { type SeoCheckPages, seoReportChecks, seoSummary } from '@/lib/seo/report';
 import { scoreSeo } from '@/lib/seo/score';
 
-function issue(check: SeoIssue['check'], pageUrl: string, detail = `detail of ${check}`): SeoIssue {
-  const impact = SEO_CHECKS.find((c) => c.id === check)!.impact;
-  return { check, impact, pageUrl, detail };
-}
+/*
+ * The SEO report's order and headline (lib/seo/report.ts), as GET /seo-report assembles them from the
+ * stored parts' counts (lib/crawl/views/seo-report.ts; its paging is tested against a database in
+ * crawl-seo-report-parts.test.ts).
+ */
 
-describe('buildSeoReport', () => {
-  it('is empty for no issues', () => {
-    expect(buildSeoReport([])).toEqual({
-      summary: {
-        issueCount: 0,
-        pagesAffected: 0,
-        checksFailing: 0,
-        critical: 0,
-        serious: 0,
-        moderate: 0,
-        minor: 0,
-      },
-      checks: [],
-    });
+/** A failing check with `count` pages in all, of which none listed (the order reads counts only). */
+const failing = (check: SeoCheckId, count: number): SeoCheckPages => ({
+  check,
+  count,
+  pages: [],
+  nextCursor: null,
+});
+
+describe('seoReportChecks', () => {
+  it('is empty for no failing check', () => {
+    expect(seoReportChecks([])).toEqual([]);
   });
 
-  it('groups by check with the catalogue title, impact and help, pages by URL', () => {
-    const report = buildSeoReport([
-      issue('h1-missing', 'https://example.com/b', 'The page has no <h1> heading'),
-      issue('h1-missing', 'https://example.com/a', 'The page has no <h1> heading'),
-    ]);
+  it('gives each check its catalogue title, impact and help, its pages and cursor as they were read', () => {
     const h1 = SEO_CHECKS.find((c) => c.id === 'h1-missing')!;
-    expect(report.checks).toEqual([
+    const pages = [{ pageUrl: 'https://example.com/a', detail: 'The page has no <h1> heading' }];
+    expect(seoReportChecks([{ check: 'h1-missing', count: 2, pages, nextCursor: 'next' }])).toEqual([
       {
         check: 'h1-missing',
         title: h1.title,
         impact: 'moderate',
         help: h1.help,
-        pages: [
-          { pageUrl: 'https://example.com/a', detail: 'The page has no <h1> heading' },
-          { pageUrl: 'https://example.com/b', detail: 'The page has no <h1> heading' },
-        ],
+        pages,
         count: 2,
-        nextCursor: null,
+        nextCursor: 'next',
       },
     ]);
   });
 
   it('orders checks by impact, then by how many pages fail them', () => {
-    const report = buildSeoReport([
-      issue('lang-missing', 'a'),
-      issue('lang-missing', 'b'),
-      issue('lang-missing', 'c'),
-      issue('canonical-missing', 'a'),
-      issue('img-alt-missing', 'a'),
-      issue('h1-missing', 'a'),
-      issue('h1-missing', 'b'),
-      issue('title-missing', 'c'),
-      issue('viewport-missing', 'b'),
+    const checks = seoReportChecks([
+      failing('lang-missing', 3),
+      failing('canonical-missing', 1),
+      failing('img-alt-missing', 1),
+      failing('h1-missing', 2),
+      failing('title-missing', 1),
+      failing('viewport-missing', 1),
     ]);
-    expect(report.checks.map((c) => [c.check, c.count])).toEqual([
+    expect(checks.map((c) => [c.check, c.count])).toEqual([
       ['title-missing', 1],
       ['viewport-missing', 1],
       ['h1-missing', 2],
@@ -71,22 +60,34 @@ describe('buildSeoReport', () => {
   });
 
   it('breaks ties in catalogue order so the report is the same for any input order', () => {
-    const issues = [issue('redirect-only', 'a'), issue('h1-missing', 'b'), issue('img-alt-missing', 'c')];
-    const forward = buildSeoReport(issues);
-    const backward = buildSeoReport([...issues].reverse());
-    expect(forward).toEqual(backward);
-    expect(forward.checks.map((c) => c.check)).toEqual(['h1-missing', 'img-alt-missing', 'redirect-only']);
+    const input = [failing('redirect-only', 1), failing('h1-missing', 1), failing('img-alt-missing', 1)];
+    const forward = seoReportChecks(input);
+    expect(seoReportChecks([...input].reverse())).toEqual(forward);
+    expect(forward.map((c) => c.check)).toEqual(['h1-missing', 'img-alt-missing', 'redirect-only']);
+  });
+});
+
+describe('seoSummary', () => {
+  it('is all zeros for no failing check', () => {
+    expect(seoSummary(new Map(), 0)).toEqual({
+      issueCount: 0,
+      pagesAffected: 0,
+      checksFailing: 0,
+      critical: 0,
+      serious: 0,
+      moderate: 0,
+      minor: 0,
+    });
   });
 
-  it('summarises counts, affected pages and failing checks, listing a repeated issue once', () => {
-    const report = buildSeoReport([
-      issue('title-missing', 'a'),
-      issue('title-missing', 'a'),
-      issue('noindex', 'b'),
-      issue('lang-missing', 'a'),
-      issue('lang-missing', 'b'),
+  it('sums the pages of each failing check by impact, leaving out checks with none', () => {
+    const counts = new Map<SeoCheckId, number>([
+      ['title-missing', 1],
+      ['noindex', 1],
+      ['lang-missing', 2],
+      ['h1-missing', 0],
     ]);
-    expect(report.summary).toEqual({
+    expect(seoSummary(counts, 2)).toEqual({
       issueCount: 4,
       pagesAffected: 2,
       checksFailing: 3,
@@ -95,7 +96,6 @@ describe('buildSeoReport', () => {
       moderate: 0,
       minor: 2,
     });
-    expect(report.checks[0]?.pages).toHaveLength(1);
   });
 
   it('agrees with the run counters for issues derived from real pages', () => {
@@ -106,10 +106,12 @@ describe('buildSeoReport', () => {
     ].map(([url, html]) => ({ url: url!, facts: extractSeoFacts(parseHtml(html!), url!) }));
 
     const issues = deriveSeoIssues(pages, () => ({ state: 'unknown' }));
-    const report = buildSeoReport(issues);
+    const counts = new Map<SeoCheckId, number>();
+    for (const issue of issues) counts.set(issue.check, (counts.get(issue.check) ?? 0) + 1);
+    const summary = seoSummary(counts, new Set(issues.map((i) => i.pageUrl)).size);
     const score = scoreSeo(issues, pages.length);
 
-    expect(report.summary).toMatchObject({
+    expect(summary).toMatchObject({
       issueCount: score.issueCount,
       critical: score.critical,
       serious: score.serious,
@@ -117,12 +119,10 @@ describe('buildSeoReport', () => {
       minor: score.minor,
       pagesAffected: 3,
     });
-    const duplicate = report.checks.find((c) => c.check === 'title-duplicate');
-    expect(duplicate?.pages.map((p) => p.pageUrl)).toEqual([
+    expect(issues.filter((i) => i.check === 'title-duplicate').map((i) => i.pageUrl)).toEqual([
       'https://example.com/',
       'https://example.com/about',
     ]);
-    const value = report.checks.find((c) => c.check === 'img-alt-missing')?.pages[0]?.value;
-    expect(value).toBe(1);
+    expect(issues.find((i) => i.check === 'img-alt-missing')?.value).toBe(1);
   });
 });

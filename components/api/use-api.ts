@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import useSWR, { type SWRConfiguration, type SWRResponse, useSWRConfig } from 'swr';
+import useSWRInfinite, { type SWRInfiniteResponse } from 'swr/infinite';
 import { ApiClientError, requestJson } from './client';
 
 /*
@@ -49,6 +50,23 @@ export function useApi<T>(path: string | null, options?: ApiReadOptions<T>): Api
     ...DEFAULTS,
     ...options,
     ...polling(options),
+  });
+}
+
+/**
+ * Reads a list one page after another through its cursors (SWR's infinite mode, in the same cache):
+ * `pathOf(index, previous)` gives a page's path from the page before it (null: none left). Pages are
+ * read as `setSize` asks for them, from `initialSize` (0: none until asked), and asking for the
+ * next page does not read the ones shown again. Asking again after a failed page reads it again.
+ */
+export function useApiPages<T>(
+  pathOf: (index: number, previous: T | null) => string | null,
+  { initialSize = 1 }: { initialSize?: number } = {},
+): SWRInfiniteResponse<T, ApiClientError> {
+  return useSWRInfinite<T, ApiClientError>(pathOf, fetchJson, {
+    ...DEFAULTS,
+    initialSize,
+    revalidateFirstPage: false,
   });
 }
 

@@ -1,9 +1,8 @@
 'use client';
 
-import { useState } from 'react';
-import { failureMessage, requestJson } from '@/components/api/client';
+import { failureMessage } from '@/components/api/client';
 import type { SeoReportCheck, SeoReport as SeoReportResponse } from '@/components/api/types';
-import { useApi } from '@/components/api/use-api';
+import { useApi, useApiPages } from '@/components/api/use-api';
 import { Button } from '@/components/ui/button';
 import { Alert, Badge, EmptyState, Stat } from '@/components/ui/surface';
 import { Table, Td, Th } from '@/components/ui/table';
@@ -111,27 +110,23 @@ function CheckCard({
   siteId: string;
   runId?: string;
 }) {
-  const [more, setMore] = useState<SeoReportCheck['pages']>([]);
-  const [cursor, setCursor] = useState(check.nextCursor);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const pages = more.length === 0 ? check.pages : [...check.pages, ...more];
-
-  const showMore = async () => {
-    if (cursor === null || loading) return;
-    setLoading(true);
-    setError(null);
-    try {
-      const query = new URLSearchParams({ check: check.check, cursor });
-      const next = await requestJson<SeoReportResponse>(`${path}?${query}`);
-      const page = next.checks.find((c) => c.check === check.check);
-      setMore((shown) => [...shown, ...(page?.pages ?? [])]);
-      setCursor(page?.nextCursor ?? null);
-    } catch (e) {
-      setError(failureMessage(e, 'Could not load more pages.'));
-    } finally {
-      setLoading(false);
-    }
+  // The pages after the first, read through the cursors as they are asked for: index 0 is the
+  // page after the report's own, each next one after the page before.
+  const more = useApiPages<SeoReportResponse>(
+    (index, previous) => {
+      const cursor = index === 0 ? check.nextCursor : previous && pageOf(previous, check)?.nextCursor;
+      return cursor ? `${path}?${new URLSearchParams({ check: check.check, cursor })}` : null;
+    },
+    { initialSize: 0 },
+  );
+  const read = more.data ?? [];
+  const pages = [...check.pages, ...read.flatMap((r) => pageOf(r, check)?.pages ?? [])];
+  const last = read.at(-1);
+  const cursor = last === undefined ? check.nextCursor : (pageOf(last, check)?.nextCursor ?? null);
+  const loading = more.size > read.length && more.error === undefined;
+  const error = more.error ? failureMessage(more.error, 'Could not load more pages.') : null;
+  const showMore = () => {
+    if (cursor !== null && !loading) void more.setSize(read.length + 1);
   };
 
   return (
@@ -183,7 +178,7 @@ function CheckCard({
               : `All ${formatNumber(check.count)} pages shown.`}
           </p>
           {cursor !== null ? (
-            <Button size="sm" pending={loading} onClick={() => void showMore()}>
+            <Button size="sm" pending={loading} onClick={showMore}>
               {loading ? 'Loading more pages…' : 'Show more pages'}
             </Button>
           ) : null}
@@ -196,4 +191,9 @@ function CheckCard({
       ) : null}
     </FindingCard>
   );
+}
+
+/** `check`'s part of a report page read through its cursor (the page lists that check alone). */
+function pageOf(report: SeoReportResponse, check: SeoReportCheck): SeoReportCheck | undefined {
+  return report.checks.find((c) => c.check === check.check);
 }

@@ -70,9 +70,22 @@ test('a check on more pages than its first page shows: counted, then read to the
   await expectNoAxeViolations(page, 'SEO report with a check paged');
 
   const more = card.getByRole('button', { name: 'Show more pages' });
+  // The first read of the next page fails: the card says so and keeps its pages, and the same
+  // button reads that page again.
+  let failures = 0;
+  await page.route(/\/seo-report\?check=/, async (route) => {
+    if (failures++ > 0) return route.continue();
+    await route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"unavailable"}' });
+  });
   await tabTo(page, more, 400);
   await page.keyboard.press('Enter');
+  await expect(card.getByText('Could not load more pages', { exact: true })).toBeVisible();
+  await expect(rows).toHaveCount(101);
+  await more.focus();
+  await page.keyboard.press('Enter');
   await expect(rows).toHaveCount(PAGES + 1);
+  await expect(card.getByText('Could not load more pages', { exact: true })).toHaveCount(0);
+  expect(failures).toBe(2);
   await expect(card).toContainText(`All ${PAGES} pages shown.`);
   await expect(more).toHaveCount(0);
   // Every page once, in URL order (byte order, as the report lists them).

@@ -197,7 +197,7 @@ async function pickTargets(
     sort === 'pages' &&
     desc &&
     page.limit !== null &&
-    filters.length === 1 &&
+    filters.length === 1 && // `true` alone: no filter
     !excluded?.length &&
     (await storesLinkingPages(db, run));
   const picking = stored
@@ -221,7 +221,6 @@ async function pickTargets(
       marked as (select g.*, ${isNew(sql`g.target_url`)} as is_new from grouped g),
       matched as (select * from marked where ${sql.join(filters, sql` and `)}),
       totals as (select count(*) as matching_targets, coalesce(sum(linking_pages), 0) as matching_rows from matched),
-      ${crawls},
       ${
         bySeen
           ? sql`${firstSeen(sql`matched`)},
@@ -237,7 +236,7 @@ async function pickTargets(
 
   const rows = await queryRows<PickedRow>(
     db,
-    sql`with recursive ${picking}${bySeen ? sql`` : sql`, ${stored ? sql`${crawls}, ` : sql``}${firstSeen(sql`picked`)}`}
+    sql`with recursive ${crawls}, ${picking}${bySeen ? sql`` : sql`, ${firstSeen(sql`picked`)}`}
     select h.*, t.*, p.target_url, p.linking_pages, p.is_new, p.sort_key, s.first_seen,
            d.kind, d.status, d.status_code, d.detail, d.redirect_chain, src.sources
     from headline h cross join totals t

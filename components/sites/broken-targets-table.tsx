@@ -74,6 +74,8 @@ export function BrokenTargetsReport({
         previousStartedAt={previousStartedAt}
         added={sincePreviousRun.newTargets}
         fixed={sincePreviousRun.fixedTargets}
+        addedCount={sincePreviousRun.newTargetCount}
+        fixedCount={sincePreviousRun.fixedTargetCount}
         item={(url) => ({ key: url, node: <span className="font-mono text-xs">{url}</span> })}
       />
       <FilterForm

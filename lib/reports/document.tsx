@@ -136,8 +136,19 @@ function TrendSvg({ points, from, to }: { points: CrawlPoint[]; from: number; to
 const CHANGES_LISTED = 10;
 
 /** The first `shown` of `items`, and a line counting the rest. */
-function Capped({ items, shown, noun }: { items: string[]; shown: number; noun: string }) {
-  const rest = items.length - shown;
+function Capped({
+  items,
+  total = items.length,
+  shown,
+  noun,
+}: {
+  items: string[];
+  /** How many there are in all, when `items` holds only the first of them. */
+  total?: number;
+  shown: number;
+  noun: string;
+}) {
+  const rest = total - Math.min(shown, items.length);
   return (
     <>
       {items.slice(0, shown).map((item) => (
@@ -156,27 +167,48 @@ function Capped({ items, shown, noun }: { items: string[]; shown: number; noun: 
 }
 
 /** "New" and "fixed" side by side, each counted and its first CHANGES_LISTED listed. */
-function Changes({ title, added, fixed }: { title: string; added: string[]; fixed: string[] }) {
+function Changes({
+  title,
+  added,
+  fixed,
+  addedCount = added.length,
+  fixedCount = fixed.length,
+}: {
+  title: string;
+  added: string[];
+  fixed: string[];
+  /** How many there are in all, when the lists hold only the first of them. */
+  addedCount?: number;
+  fixedCount?: number;
+}) {
   return (
     <>
       <h3>{title}</h3>
-      {added.length === 0 && fixed.length === 0 ? (
+      {addedCount === 0 && fixedCount === 0 ? (
         <p>Nothing new and nothing fixed.</p>
       ) : (
         <table>
           <thead>
             <tr>
-              <th scope="col">New ({formatNumber(added.length)})</th>
-              <th scope="col">Fixed ({formatNumber(fixed.length)})</th>
+              <th scope="col">New ({formatNumber(addedCount)})</th>
+              <th scope="col">Fixed ({formatNumber(fixedCount)})</th>
             </tr>
           </thead>
           <tbody>
             <tr>
               <td>
-                {added.length ? <Capped items={added} shown={CHANGES_LISTED} noun="new one" /> : 'none'}
+                {addedCount ? (
+                  <Capped items={added} total={addedCount} shown={CHANGES_LISTED} noun="new one" />
+                ) : (
+                  'none'
+                )}
               </td>
               <td>
-                {fixed.length ? <Capped items={fixed} shown={CHANGES_LISTED} noun="fixed one" /> : 'none'}
+                {fixedCount ? (
+                  <Capped items={fixed} total={fixedCount} shown={CHANGES_LISTED} noun="fixed one" />
+                ) : (
+                  'none'
+                )}
               </td>
             </tr>
           </tbody>
@@ -262,6 +294,8 @@ function BrokenLinks({ section, report }: { section: BrokenLinksSection; report:
               title={`Changes since the last crawl before the month (${day(section.changes.since)})`}
               added={section.changes.newTargets}
               fixed={section.changes.fixedTargets}
+              addedCount={section.changes.newCount}
+              fixedCount={section.changes.fixedCount}
             />
           ) : null}
           <h3>Trend over the month&apos;s crawls</h3>

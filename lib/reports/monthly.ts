@@ -47,7 +47,14 @@ export interface BrokenLinksSection {
    * Broken targets of the last crawl that the last crawl before the month did not report (`new`), and
    * the other way round (`fixed`); null when no crawl completed before the month.
    */
-  changes: { since: number; newTargets: string[]; fixedTargets: string[] } | null;
+  changes: {
+    since: number;
+    /** The first MAX_LISTED_CHANGES of each side, and how many there are in all. */
+    newTargets: string[];
+    fixedTargets: string[];
+    newCount: number;
+    fixedCount: number;
+  } | null;
 }
 
 export interface SeoSection {
@@ -228,6 +235,8 @@ async function brokenLinksOf(
             since: before.started_at,
             newTargets: digest.changes.newTargets,
             fixedTargets: digest.changes.fixedTargets,
+            newCount: digest.changes.newTargetCount,
+            fixedCount: digest.changes.fixedTargetCount,
           }
         : null,
   };

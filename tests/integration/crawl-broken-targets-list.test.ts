@@ -7,6 +7,7 @@ import {
   listBrokenTargets,
   matchingBrokenTargets,
 } from '@/lib/crawl/views/broken-targets';
+import { brokenChangesToStore, MAX_LISTED_CHANGES } from '@/lib/crawl/views/history';
 import { getBrokenLinkReport } from '@/lib/crawl/views/report';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
@@ -33,13 +34,13 @@ const row = (target: string, source: string, extra: Omit<Row, 'target' | 'source
   ...extra,
 });
 
-/** A completed crawl `days` ago with these report rows. */
-async function storeCrawl(days: number, rows: Row[]): Promise<string> {
+/** A completed crawl `days` ago with these report rows (of the site `site`, default the report's). */
+async function storeCrawl(days: number, rows: Row[], site = siteId): Promise<string> {
   const startedAt = Date.now() - days * 86_400_000;
   const [run] = await db
     .insert(schema.runs)
     .values({
-      site_id: siteId,
+      site_id: site,
       tenant_id: principal.tenantId,
       started_at: startedAt,
       finished_at: startedAt + 1000,
@@ -155,6 +156,8 @@ describe('the dead-link report grouped by target, in SQL', () => {
         'https://c.test/odd',
       ],
       fixedTargets: ['https://a.test/fixed'],
+      newTargetCount: 5,
+      fixedTargetCount: 1,
     });
   });
 
@@ -285,14 +288,69 @@ describe('the dead-link report grouped by target, in SQL', () => {
       const report = await getBrokenLinkReport(db, principal, { siteId });
       expect(page.run).toEqual(report.run);
       expect(page.sincePreviousRun).toEqual(report.sincePreviousRun);
-      expect(page.sincePreviousRun.newTargets).toEqual([
-        'https://a.test/moved',
-        'https://b.test/down',
-        'https://c.test/odd',
-      ]);
+      expect(page.sincePreviousRun).toMatchObject({
+        newTargets: ['https://a.test/moved', 'https://b.test/down', 'https://c.test/odd'],
+        newTargetCount: 3,
+      });
       expect(await urls({ q: 'a.test/y' })).toEqual([]);
     } finally {
       await db.update(schema.sites).set({ exclude_paths: [] }).where(eq(schema.sites.id, siteId));
     }
+  });
+
+  it('bounds the targets new and fixed since the previous run, counts them exactly, and reads what finalization stored', async () => {
+    const other = await insertSite(db, principal.tenantId, 'big.test');
+    const target = (path: string, i: number) => `https://big.test/${path}/${String(i).padStart(5, '0')}`;
+    const gone = Array.from({ length: MAX_LISTED_CHANGES + 100 }, (_, i) => target('gone', i));
+    const added = Array.from({ length: MAX_LISTED_CHANGES + 50 }, (_, i) => target('new', i));
+    const kept = 'https://big.test/kept';
+    const previous = await storeCrawl(
+      2,
+      [...gone, kept].map((t) => row(t, 'https://big.test/')),
+      other,
+    );
+    const current = await storeCrawl(
+      1,
+      [...added, kept].map((t) => row(t, 'https://big.test/')),
+      other,
+    );
+    const expected = {
+      previousRunId: previous,
+      newTargets: added.slice(0, MAX_LISTED_CHANGES),
+      fixedTargets: gone.slice(0, MAX_LISTED_CHANGES),
+      newTargetCount: added.length,
+      fixedTargetCount: gone.length,
+    };
+    const read = async () =>
+      (await listBrokenTargets(db, principal, { siteId: other, runId: undefined }, {})).sincePreviousRun;
+    expect(await read()).toEqual(expected);
+    // The full report and a filtered page carry the same comparison.
+    expect((await getBrokenLinkReport(db, principal, { siteId: other })).sincePreviousRun).toEqual(expected);
+
+    // What finalization stores (runs.broken_changes) is the same difference, and the reports read it
+    // instead of differencing the runs again: with the previous run's rows gone, it still says what
+    // was fixed against that run.
+    const [run] = await db.select().from(schema.runs).where(eq(schema.runs.id, current));
+    const stored = await brokenChangesToStore(db, run!);
+    expect(stored).toEqual({
+      previousRunId: previous,
+      newCount: added.length,
+      fixedCount: gone.length,
+      newTargets: expected.newTargets,
+      fixedTargets: expected.fixedTargets,
+    });
+    await db.update(schema.runs).set({ broken_changes: stored }).where(eq(schema.runs.id, current));
+    // Exclusions that hide rows apply to both sides, differenced on read: nothing new is left.
+    await db
+      .update(schema.sites)
+      .set({ exclude_paths: ['/new/**'] })
+      .where(eq(schema.sites.id, other));
+    try {
+      expect(await read()).toEqual({ ...expected, newTargets: [], newTargetCount: 0 });
+    } finally {
+      await db.update(schema.sites).set({ exclude_paths: [] }).where(eq(schema.sites.id, other));
+    }
+    await db.delete(schema.brokenLinks).where(eq(schema.brokenLinks.run_id, previous));
+    expect(await read()).toEqual(expected);
   });
 });

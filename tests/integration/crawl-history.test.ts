@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jobsIdle } from '@/jobs/runtime';
+import { runs as runsTable } from '@/lib/db/schema';
 import { type Query, v1 } from '../support/api-client';
 import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
 import { type CallResult, signInOwner } from '../support/http';
@@ -136,9 +138,20 @@ describe('new and fixed since the previous run', () => {
       previousRunId: firstRun,
       newTargets: [bed.site.url('/vanished')],
       fixedTargets: [bed.site.url('/gone')],
+      newTargetCount: 1,
+      fixedTargetCount: 1,
     });
     const second = await v1({ token }).GET('/v1/sites/{id}/runs/{runId}/report', { params: run(secondRun) });
     expect(second.body).toEqual(latest.body);
+    // Finalization stored that difference with the run, which every read of the reports then uses.
+    const [stored] = await bed.db.select().from(runsTable).where(eq(runsTable.id, secondRun));
+    expect(stored!.broken_changes).toEqual({
+      previousRunId: firstRun,
+      newCount: 1,
+      fixedCount: 1,
+      newTargets: [bed.site.url('/vanished')],
+      fixedTargets: [bed.site.url('/gone')],
+    });
 
     const first = await v1({ token }).GET('/v1/sites/{id}/runs/{runId}/report', { params: run(firstRun) });
     expect(first.status).toBe(200);
@@ -148,7 +161,13 @@ describe('new and fixed since the previous run', () => {
       bed.site.url('/gone'),
       bed.site.url('/missing'),
     ]);
-    expect(first.body.sincePreviousRun).toEqual({ previousRunId: null, newTargets: [], fixedTargets: [] });
+    expect(first.body.sincePreviousRun).toEqual({
+      previousRunId: null,
+      newTargets: [],
+      fixedTargets: [],
+      newTargetCount: 0,
+      fixedTargetCount: 0,
+    });
   });
 
   it('the SEO report names new and fixed (check, page) issues', async () => {

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SEO_FACTS_PAGE } from '@/lib/crawl/runs/finalize-seo';
 import { seoChangesToStore } from '@/lib/crawl/views/history';
-import { MAX_SEO_CHANGES } from '@/lib/crawl/views/seo-report';
+import { MAX_LISTED_CHANGES } from '@/lib/crawl/views/seo-report';
 import { type Run, runs, SEO_REPORT_PART, type StoredSeoIssue, seoReports } from '@/lib/db/schema';
 import { isSeoCheckId, isSeoImpact, type SeoIssue } from '@/lib/seo/checks';
 import { scoreSeo } from '@/lib/seo/score';
@@ -296,7 +296,7 @@ describe('a large SEO report', () => {
       .insert(runs)
       .values({ ...fields, started_at: run.started_at - 60_000, finished_at: run.started_at - 1000 })
       .returning();
-    const gone: StoredSeoIssue[] = Array.from({ length: MAX_SEO_CHANGES + 234 }, (_, i) => [
+    const gone: StoredSeoIssue[] = Array.from({ length: MAX_LISTED_CHANGES + 234 }, (_, i) => [
       'h1-missing',
       'moderate',
       new URL(`/gone/${String(i).padStart(5, '0')}`, bed.site.rootUrl).href,
@@ -330,8 +330,8 @@ describe('a large SEO report', () => {
     const fixedIssues = gone.map(([check, , pageUrl]) => ({ check, pageUrl }));
     const expected = {
       previousRunId: previous!.id,
-      newIssues: newIssues.slice(0, MAX_SEO_CHANGES),
-      fixedIssues: fixedIssues.slice(0, MAX_SEO_CHANGES),
+      newIssues: newIssues.slice(0, MAX_LISTED_CHANGES),
+      fixedIssues: fixedIssues.slice(0, MAX_LISTED_CHANGES),
       newIssueCount: stored.length,
       fixedIssueCount: gone.length,
     };

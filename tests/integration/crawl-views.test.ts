@@ -148,6 +148,8 @@ describe('GET /v1/sites/{id}/broken-targets', () => {
       previousRunId: crawls[1]!.id,
       newTargets: [bed.site.url('/missing')],
       fixedTargets: [],
+      newTargetCount: 1,
+      fixedTargetCount: 0,
     });
     expect(res.body.nextCursor).toBeNull();
   });
@@ -211,6 +213,8 @@ describe('GET /v1/sites/{id}/broken-targets', () => {
       previousRunId: crawls[0]!.id,
       newTargets: [],
       fixedTargets: [bed.site.url('/missing')],
+      newTargetCount: 0,
+      fixedTargetCount: 1,
     });
   });
 

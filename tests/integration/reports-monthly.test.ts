@@ -279,6 +279,8 @@ describe('monthly report', () => {
       since: OCT - 2 * DAY,
       newTargets: ['https://partner.example/gone', `${HOME}missing-b`],
       fixedTargets: ['https://fixed.example/'],
+      newCount: 2,
+      fixedCount: 1,
     });
     expect(report.a11y?.latest?.rules).toEqual([
       expect.objectContaining({ rule: 'image-alt', impact: 'critical', pages: [HOME], elements: 1 }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   DEFAULT_SEO_PAGES,
-  MAX_SEO_CHANGES,
+  MAX_LISTED_CHANGES,
   MAX_SEO_PAGES,
   type SeoReportResponse,
 } from '@/lib/crawl/views/seo-report';
@@ -108,11 +108,13 @@ export const seoReportResponse = z
         previousRunId: previousRunIdSchema,
         newIssues: z
           .array(seoIssueKey)
-          .describe(`the first ${MAX_SEO_CHANGES} issues the previous run did not have, by page then check`),
+          .describe(
+            `the first ${MAX_LISTED_CHANGES} issues the previous run did not have, by page then check`,
+          ),
         fixedIssues: z
           .array(seoIssueKey)
           .describe(
-            `the first ${MAX_SEO_CHANGES} issues of the previous run gone in this one, by page then check`,
+            `the first ${MAX_LISTED_CHANGES} issues of the previous run gone in this one, by page then check`,
           ),
         newIssueCount: count.describe('new issues in all (newIssues lists the first of them)'),
         fixedIssueCount: count.describe('fixed issues in all (fixedIssues lists the first of them)'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { A11yLiveState } from '@/lib/a11y/runs/live';
 import type { TriggerCrawlResult } from '@/lib/crawl/service';
+import { MAX_LISTED_CHANGES } from '@/lib/crawl/views/history';
 import type { LiveCrawlState } from '@/lib/crawl/views/live';
 import type { BrokenLinkReport, BrokenLinkResource } from '@/lib/crawl/views/report';
 import { RUN_LIMITS } from '@/lib/db/schema';
@@ -269,10 +270,16 @@ export const brokenTargetChangesSchema = z
     previousRunId: previousRunIdSchema,
     newTargets: z
       .array(z.string())
-      .describe('broken targets of this report the previous run did not report broken, in code-unit order'),
+      .describe(
+        `the first ${MAX_LISTED_CHANGES} broken targets of this report the previous run did not report broken, in code-unit order`,
+      ),
     fixedTargets: z
       .array(z.string())
-      .describe('targets the previous run reported broken that this run does not, in code-unit order'),
+      .describe(
+        `the first ${MAX_LISTED_CHANGES} targets the previous run reported broken that this run does not, in code-unit order`,
+      ),
+    newTargetCount: count.describe('new targets in all (newTargets lists the first of them)'),
+    fixedTargetCount: count.describe('fixed targets in all (fixedTargets lists the first of them)'),
   })
   .describe("what changed since the previous run, with the site's current excludePaths applied to both");
 

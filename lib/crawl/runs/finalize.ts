@@ -7,7 +7,7 @@ import { type Run, type RunSettings, runs, seoReports, usageLedger } from '@/lib
 import { refreshStatisticsAfterWrite } from '@/lib/db/statistics';
 import { pauseIfAllowanceUsed } from '@/lib/usage/allowance';
 import { type CrawlTrace, traced } from '../engine/trace';
-import { seoChangesToStore } from '../views/history';
+import { brokenChangesToStore, seoChangesToStore } from '../views/history';
 import { writeRunSeo } from './finalize-seo';
 import { loadRun } from './run';
 import { queueCrawlSummary } from './summary-notification';
@@ -93,13 +93,18 @@ export async function finalizeRun(
       );
       // Inlinks: distinct crawled pages linking to each URL (a page lists a target once), stored so
       // the pages list sorts and pages by them. Recomputed in full, so a retried finalize agrees.
+      // The rows are updated in URL order (the primary key's, collation "C"): each row's new version
+      // gets an entry in the primary key, the five sort indexes and the linking-pages index, all of
+      // which end in the URL, so in URL order each entry lands beside the previous one; in the
+      // aggregate's hash order every entry went to a random leaf of indexes several times the size of
+      // the shared buffers (EXPLAIN ANALYZE at 1,000,000 pages: 206 s, 146 s in URL order).
       const inlinks = performance.now();
       await tx.execute(
         sql`update crawl_urls u set inlinks = c.pages
-          from (select l.link ->> 0 as url, count(*) as pages
+          from (select (l.link ->> 0) collate "C" as url, count(*) as pages
                 from crawl_urls p cross join lateral jsonb_array_elements(p.links) as l(link)
                 where p.run_id = ${runId}::uuid and p.links is not null
-                group by 1) c
+                group by 1 order by 1) c
           where u.run_id = ${runId}::uuid and u.url = c.url`,
       );
       trace?.add('finalize: inlinks', performance.now() - inlinks);
@@ -120,10 +125,13 @@ export async function finalizeRun(
       const seo = settings.seoEnabled
         ? await traced(trace, 'finalize: seo', () => writeRunSeo(tx, run, settings, now))
         : null;
-      // The report's new and fixed issues, differenced once here rather than on every read.
+      // The reports' new and fixed issues and targets, differenced once here rather than on every read.
       const seoChanges = seo
         ? await traced(trace, 'finalize: seo changes', () => seoChangesToStore(tx, run))
         : null;
+      const brokenChanges = await traced(trace, 'finalize: broken changes', () =>
+        brokenChangesToStore(tx, run),
+      );
 
       const [site] = await queryRows<{ hostname: string; a11y_enabled: number; pass_busy: boolean }>(
         tx,
@@ -171,6 +179,7 @@ export async function finalizeRun(
           seo_pages_scanned: seo?.pagesScanned ?? 0,
           seo_issue_count: seo?.score.issueCount ?? 0,
           seo_changes: seoChanges,
+          broken_changes: brokenChanges,
         })
         .where(and(eq(runs.id, runId), eq(runs.state, 'running')))
         .returning();

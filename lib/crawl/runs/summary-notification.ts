@@ -1,9 +1,8 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import type { Run, RunSettings } from '@/lib/db/schema';
 import type { CrawlSummaryChanges, CrawlSummaryPayload } from '@/lib/notify/kinds';
 import { enqueueNotification } from '@/lib/notify/outbox';
-import { brokenTargetChanges, previousCompletedRun, seoChangesAgainst } from '../views/history';
+import { brokenChangesAgainst, previousCompletedRun, seoChangesAgainst } from '../views/history';
 
 /** The accessibility figures of a run that a summary compares (the previous scan's, for a chained pass). */
 export type A11yFigures = Pick<
@@ -108,14 +107,9 @@ async function changesSincePrevious(
   if (!previous) return changes;
   const previousSettings = (previous.settings ?? null) as RunSettings | null;
   if (settings?.scannerEnabled !== false && previousSettings?.scannerEnabled !== false) {
-    for (const row of await brokenTargetChanges(
-      db,
-      { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
-      sql`true`,
-    )) {
-      if (row.side === 'new') changes.brokenNew += 1;
-      else changes.brokenFixed += 1;
-    }
+    const broken = await brokenChangesAgainst(db, run, previous);
+    changes.brokenNew = broken.newCount;
+    changes.brokenFixed = broken.fixedCount;
   }
   if (run.seo_score !== null && previous.seo_score !== null) {
     const seo = await seoChangesAgainst(db, run, previous);

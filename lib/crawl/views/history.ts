@@ -3,7 +3,7 @@ import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { completedCrawlOf } from '@/lib/db/running-crawl';
-import { type Run, runs, type Site, type StoredSeoChanges } from '@/lib/db/schema';
+import { type Run, runs, type Site, type StoredBrokenChanges, type StoredSeoChanges } from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
@@ -107,28 +107,63 @@ export async function previousCompletedRun(db: Db, run: Run): Promise<Run | unde
 }
 
 /**
+ * Entries `sincePreviousRun` lists on each side of either report (broken targets, SEO issues); its
+ * counts are exact. A site that broke or fixed more at once has its first ones listed and the number
+ * said, so a cut list never reads as complete and no page of a report carries the whole difference.
+ */
+export const MAX_LISTED_CHANGES = 1000;
+
+/**
+ * The broken-target changes of `run` against `previous` as finalization stored them
+ * (runs.broken_changes), or differenced now when they were not stored against that run (runs
+ * finalized before migration 0039, another run compared with, as the monthly report does).
+ */
+export async function brokenChangesAgainst(db: Db, run: Run, previous: Run): Promise<StoredBrokenChanges> {
+  if (run.broken_changes?.previousRunId === previous.id) return run.broken_changes;
+  return brokenTargetChanges(
+    db,
+    { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
+    sql`true`,
+  );
+}
+
+/** What finalization stores in runs.broken_changes: the difference with the previous completed crawl. */
+export async function brokenChangesToStore(db: Db, run: Run): Promise<StoredBrokenChanges | null> {
+  const previous = await previousCompletedRun(db, run);
+  return previous
+    ? brokenTargetChanges(db, { tenantId: run.tenant_id, runId: run.id, previousId: previous.id }, sql`true`)
+    : null;
+}
+
+/**
  * Broken targets of `run` absent from `previous` (new) and of `previous` absent from `run` (fixed),
- * distinct. A side's targets are those with a row `shown` (SQL over the row `b`: the site's current
- * exclusions) that the other run does not report at all. The set differences run in the database on
- * the (run_id, target_url, source_url) index.
+ * distinct, counted, and the first MAX_LISTED_CHANGES of each side listed in code-unit order (stored
+ * URLs are ASCII, percent-encoded and punycoded, so byte order is code-unit order). A side's targets
+ * are those with a row `shown` (SQL over the row `b`: the site's current exclusions) that the other
+ * run does not report at all. The set differences run in the database on the (run_id, target_url,
+ * source_url) index, each computed once.
  */
 export async function brokenTargetChanges(
   db: Db,
   { tenantId, runId, previousId }: { tenantId: string; runId: string; previousId: string },
   shown: SQL,
-): Promise<{ side: 'new' | 'fixed'; target_url: string }[]> {
+): Promise<StoredBrokenChanges> {
   const targets = (id: string, where: SQL) =>
     sql`select b.target_url from broken_links b where b.tenant_id = ${tenantId} and b.run_id = ${id}::uuid and ${where}`;
-  return queryRows(
-    db,
-    sql`select 'new' as side, target_url from (${targets(runId, shown)} except ${targets(previousId, sql`true`)}) n
-        union all
-        select 'fixed' as side, target_url from (${targets(previousId, shown)} except ${targets(runId, sql`true`)}) f`,
-  );
+  const { newCount, fixedCount, added, gone } = await listedDifference<{ target_url: string }>(db, {
+    added: sql`${targets(runId, shown)} except ${targets(previousId, sql`true`)}`,
+    gone: sql`${targets(previousId, shown)} except ${targets(runId, sql`true`)}`,
+    columns: 'target_url',
+    order: 'target_url collate "C"',
+  });
+  return {
+    previousRunId: previousId,
+    newCount,
+    fixedCount,
+    newTargets: added.map((row) => row.target_url),
+    fixedTargets: gone.map((row) => row.target_url),
+  };
 }
-
-/** Issues `sincePreviousRun` lists on each side of the SEO report; its counts are exact. */
-export const MAX_SEO_CHANGES = 1000;
 
 /**
  * The SEO changes of `run` against `previous` as finalization stored them (runs.seo_changes), or
@@ -150,7 +185,7 @@ export async function seoChangesToStore(db: Db, run: Run): Promise<StoredSeoChan
 
 /**
  * SEO issues, identified by (check, page), of `run` absent from `previous` (new) and the reverse
- * (fixed), counted, and the first MAX_SEO_CHANGES of each side listed as [check, pageUrl] by page
+ * (fixed), counted, and the first MAX_LISTED_CHANGES of each side listed as [check, pageUrl] by page
  * then check: the stored issue documents are expanded and differenced in the database, in one
  * statement (each difference computed once).
  */
@@ -162,30 +197,48 @@ async function seoIssueChanges(
     sql`select e ->> 0 as check_id, e ->> 2 as page_url
           from seo_reports r, jsonb_array_elements(r.issues) e
           where r.tenant_id = ${tenantId} and r.run_id = ${id}::uuid`;
-  const first = (side: 'new' | 'fixed', table: string) =>
-    sql`select ${side}::text as side, check_id, page_url from ${sql.identifier(table)}
-        order by page_url collate "C", check_id collate "C" limit ${MAX_SEO_CHANGES}::int`;
-  const rows = await queryRows<{ side: string; check_id: string | null; page_url: string }>(
-    db,
-    sql`with added as (${issues(runId)} except ${issues(previousId)}),
-             gone as (${issues(previousId)} except ${issues(runId)})
-        select 'new-count' as side, null as check_id, count(*)::text as page_url from added
-        union all select 'fixed-count', null, count(*)::text from gone
-        union all (${first('new', 'added')})
-        union all (${first('fixed', 'gone')})`,
-  );
-  const changes: StoredSeoChanges = {
+  type Issue = { check_id: string; page_url: string };
+  const { newCount, fixedCount, added, gone } = await listedDifference<Issue>(db, {
+    added: sql`${issues(runId)} except ${issues(previousId)}`,
+    gone: sql`${issues(previousId)} except ${issues(runId)}`,
+    columns: 'check_id, page_url',
+    order: 'page_url collate "C", check_id collate "C"',
+  });
+  const key = (row: Issue): [string, string] => [row.check_id, row.page_url];
+  return {
     previousRunId: previousId,
-    newCount: 0,
-    fixedCount: 0,
-    newIssues: [],
-    fixedIssues: [],
+    newCount,
+    fixedCount,
+    newIssues: added.map(key),
+    fixedIssues: gone.map(key),
   };
-  for (const row of rows) {
-    if (row.side === 'new-count') changes.newCount = Number(row.page_url);
-    else if (row.side === 'fixed-count') changes.fixedCount = Number(row.page_url);
-    else if (row.check_id !== null)
-      (row.side === 'new' ? changes.newIssues : changes.fixedIssues).push([row.check_id, row.page_url]);
-  }
-  return changes;
+}
+
+/**
+ * Two set differences of one shape, `added` (what the run has and the previous one not) and `gone`
+ * (the reverse), each computed once in one statement: both counted, and the first
+ * MAX_LISTED_CHANGES rows of each listed in `order`. `columns` and `order` are the query's own
+ * constants, never input.
+ */
+async function listedDifference<Row>(
+  db: Db,
+  { added, gone, columns, order }: { added: SQL; gone: SQL; columns: string; order: string },
+): Promise<{ newCount: number; fixedCount: number; added: Row[]; gone: Row[] }> {
+  // Each listed row carries its side's count; a side with no rows has none to carry, and counts 0.
+  const first = (side: 'added' | 'gone') =>
+    sql`select ${side}::text as side, (select count(*) from ${sql.identifier(side)})::int as total,
+          ${sql.raw(columns)}
+        from ${sql.identifier(side)} order by ${sql.raw(order)} limit ${MAX_LISTED_CHANGES}::int`;
+  const rows = await queryRows<Row & { side: 'added' | 'gone'; total: number }>(
+    db,
+    sql`with added as (${added}), gone as (${gone})
+        (${first('added')}) union all (${first('gone')})`,
+  );
+  const side = (name: 'added' | 'gone') => rows.filter((row) => row.side === name);
+  return {
+    newCount: Number(side('added')[0]?.total ?? 0),
+    fixedCount: Number(side('gone')[0]?.total ?? 0),
+    added: side('added'),
+    gone: side('gone'),
+  };
 }

@@ -8,7 +8,7 @@ import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
 import { encodeLinkAttrs } from '../engine/link-labels';
 import { compileExcludes, NEVER, type PathMatcher } from '../engine/url';
-import { brokenTargetChanges, previousCompletedRun, reportRun } from './history';
+import { brokenChangesAgainst, brokenTargetChanges, previousCompletedRun, reportRun } from './history';
 import { encodeRedirectChain } from './redirect-chain';
 
 /** The Broken link resource exactly as the spec lists it. */
@@ -32,13 +32,17 @@ export function brokenLinkResource(b: BrokenLink) {
 }
 export type BrokenLinkResource = ReturnType<typeof brokenLinkResource>;
 
-/** What changed since the previous completed crawl (null id and empty lists when there is none). */
+/** What changed since the previous completed crawl (null id, empty lists and zeros when there is none). */
 export interface BrokenTargetChanges {
   previousRunId: string | null;
-  /** Broken targets of this report that the previous run did not report broken. */
+  /** The first MAX_LISTED_CHANGES broken targets of this report that the previous run did not report broken. */
   newTargets: string[];
-  /** Targets the previous run reported broken that this run does not. */
+  /** The first MAX_LISTED_CHANGES targets the previous run reported broken that this run does not. */
   fixedTargets: string[];
+  /** New targets in all. */
+  newTargetCount: number;
+  /** Fixed targets in all. */
+  fixedTargetCount: number;
 }
 
 export interface BrokenLinkReport {
@@ -185,24 +189,29 @@ export async function getBrokenLinkReport(
   };
 }
 
-/** New and fixed broken targets against the previous completed crawl, after the current exclusions. */
+/**
+ * New and fixed broken targets against the previous completed crawl, after the current exclusions:
+ * as finalization stored them when nothing is hidden (runs.broken_changes), else differenced now.
+ */
 export async function brokenTargetsSincePrevious(
   db: Db,
   { run, previous, excluded }: Pick<BrokenLinkScope, 'run' | 'previous' | 'excluded'>,
 ): Promise<BrokenTargetChanges> {
-  if (!previous) return { previousRunId: null, newTargets: [], fixedTargets: [] };
-  const newTargets: string[] = [];
-  const fixedTargets: string[] = [];
-  for (const row of await brokenTargetChanges(
-    db,
-    { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
-    reportRowShown(excluded),
-  )) {
-    (row.side === 'new' ? newTargets : fixedTargets).push(row.target_url);
-  }
+  if (!previous)
+    return { previousRunId: null, newTargets: [], fixedTargets: [], newTargetCount: 0, fixedTargetCount: 0 };
+  // Exclusions that hide none of either run's rows change nothing: the stored difference holds.
+  const changes = excluded?.length
+    ? await brokenTargetChanges(
+        db,
+        { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
+        reportRowShown(excluded),
+      )
+    : await brokenChangesAgainst(db, run, previous);
   return {
     previousRunId: previous.id,
-    newTargets: newTargets.sort(byText),
-    fixedTargets: fixedTargets.sort(byText),
+    newTargets: changes.newTargets,
+    fixedTargets: changes.fixedTargets,
+    newTargetCount: changes.newCount,
+    fixedTargetCount: changes.fixedCount,
   };
 }

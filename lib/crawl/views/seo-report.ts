@@ -17,12 +17,12 @@ import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
 import { compileExcludes, NEVER, type PathMatcher } from '../engine/url';
 import { decodeCursor, encodeCursor } from './cursor';
-import { MAX_SEO_CHANGES, previousCompletedRun, reportRun, seoChangesAgainst } from './history';
+import { MAX_LISTED_CHANGES, previousCompletedRun, reportRun, seoChangesAgainst } from './history';
 
 /** Pages listed per check by default, and at most (`?pagesPerCheck=`, `?limit=`). */
 export const DEFAULT_SEO_PAGES = 100;
 export const MAX_SEO_PAGES = 500;
-export { MAX_SEO_CHANGES };
+export { MAX_LISTED_CHANGES };
 
 /** Report parts (of up to 2,000 issues) read per statement when walking a run. */
 const PARTS_PER_READ = 4;
@@ -36,9 +36,9 @@ export interface SeoIssueKey {
 /** SEO issues that appeared and went away since the previous completed crawl. */
 export interface SeoIssueChanges {
   previousRunId: string | null;
-  /** The first MAX_SEO_CHANGES issues of this report that the previous run did not have, by page then check. */
+  /** The first MAX_LISTED_CHANGES issues of this report that the previous run did not have, by page then check. */
   newIssues: SeoIssueKey[];
-  /** The first MAX_SEO_CHANGES issues of the previous run that this run does not have, by page then check. */
+  /** The first MAX_LISTED_CHANGES issues of the previous run that this run does not have, by page then check. */
   fixedIssues: SeoIssueKey[];
   /** New issues in all (newIssues lists them all when it is no longer than this). */
   newIssueCount: number;
@@ -314,7 +314,7 @@ async function* alignedPages(
 /**
  * The report exact under any excludePaths (and for parts without counts): one pass over the run's
  * parts, and the previous run's beside them, a few parts at a time, page by page in URL order.
- * Everything is counted; only each listed check's page and the first MAX_SEO_CHANGES changes of
+ * Everything is counted; only each listed check's page and the first MAX_LISTED_CHANGES changes of
  * each side are kept. Slower than the counted path (it reads every part: seconds at 1,000,000
  * pages), memory flat.
  */
@@ -388,7 +388,7 @@ async function streamedReport(
 /** Lists a page's changed checks (by check id) while the list has room. */
 function note(list: SeoIssueKey[], pageUrl: string, issues: { check: SeoCheckId }[]): void {
   const checks = issues.map((i) => i.check).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const check of checks) if (list.length < MAX_SEO_CHANGES) list.push({ check, pageUrl });
+  for (const check of checks) if (list.length < MAX_LISTED_CHANGES) list.push({ check, pageUrl });
 }
 
 /** URLs of the run's pages read per statement when counting those not excluded. */

@@ -52,6 +52,13 @@ export const runs = pgTable(
      * null when there was no previous run or before 0037 (the report then differences on read).
      */
     seo_changes: jsonb('seo_changes').$type<StoredSeoChanges>(),
+    /**
+     * Broken targets new and fixed against the previous completed crawl, differenced once when the
+     * run finalized (migration 0039), as `seo_changes`: every page of the broken-targets report says
+     * what changed, and differencing two runs of 20,000 broken targets on each read cost more than
+     * the page itself. Internal; null when there was no previous run or before 0039.
+     */
+    broken_changes: jsonb('broken_changes').$type<StoredBrokenChanges>(),
     error: text('error'),
     /**
      * The limits that cut this run's result short (page cap, caps on hostile input), one entry per
@@ -312,6 +319,15 @@ export type StoredSeoChanges = {
   fixedCount: number;
   newIssues: [check: string, pageUrl: string][];
   fixedIssues: [check: string, pageUrl: string][];
+};
+
+/** `runs.broken_changes`: the counts of each side and their first targets, in code-unit order. */
+export type StoredBrokenChanges = {
+  previousRunId: string;
+  newCount: number;
+  fixedCount: number;
+  newTargets: string[];
+  fixedTargets: string[];
 };
 
 /**

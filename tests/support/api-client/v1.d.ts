@@ -817,7 +817,7 @@ export interface paths {
         };
         /**
          * Dead-link report of the latest crawl: one row per broken target and linking page
-         * @description Rows are ordered by target then source URL; the run's headline counts are distinct targets. The site's current excludePaths apply retroactively, and sincePreviousRun lists targets newly broken and fixed since the previous completed crawl.
+         * @description Rows are ordered by target then source URL; the run's headline counts are distinct targets. The site's current excludePaths apply retroactively, and sincePreviousRun counts the targets newly broken and fixed since the previous completed crawl and lists the first 1,000 of each.
          */
         get: operations["getV1SitesByIdReport"];
         put?: never;
@@ -1918,10 +1918,14 @@ export interface components {
             sincePreviousRun: {
                 /** @description the latest completed crawl of the site started before this one; null: none, nothing compared */
                 previousRunId: string | null;
-                /** @description broken targets of this report the previous run did not report broken, in code-unit order */
+                /** @description the first 1000 broken targets of this report the previous run did not report broken, in code-unit order */
                 newTargets: string[];
-                /** @description targets the previous run reported broken that this run does not, in code-unit order */
+                /** @description the first 1000 targets the previous run reported broken that this run does not, in code-unit order */
                 fixedTargets: string[];
+                /** @description new targets in all (newTargets lists the first of them) */
+                newTargetCount: number;
+                /** @description fixed targets in all (fixedTargets lists the first of them) */
+                fixedTargetCount: number;
             };
         };
         /** @description One broken target and the pages linking to it */
@@ -1970,10 +1974,14 @@ export interface components {
             sincePreviousRun: {
                 /** @description the latest completed crawl of the site started before this one; null: none, nothing compared */
                 previousRunId: string | null;
-                /** @description broken targets of this report the previous run did not report broken, in code-unit order */
+                /** @description the first 1000 broken targets of this report the previous run did not report broken, in code-unit order */
                 newTargets: string[];
-                /** @description targets the previous run reported broken that this run does not, in code-unit order */
+                /** @description the first 1000 targets the previous run reported broken that this run does not, in code-unit order */
                 fixedTargets: string[];
+                /** @description new targets in all (newTargets lists the first of them) */
+                newTargetCount: number;
+                /** @description fixed targets in all (fixedTargets lists the first of them) */
+                fixedTargetCount: number;
             };
             /** @description pass as ?cursor= (same filters and sort) for the next page; null on the last page */
             nextCursor: string | null;

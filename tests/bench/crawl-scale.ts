@@ -10,17 +10,21 @@
  *   report, and the SEO report: its first page
  *   (every failing check counted, its first 100 pages listed, and the since-previous lists) and one
  *   check's next page through its cursor. The target for a page of results is a p99 under 50 ms on
- *   Postgres (README, "API latency").
+ *   Postgres (README, "API latency");
+ * - the broken targets' first page with a previous crawl to compare with, as every crawl after a
+ *   site's first has (`timeComparedReads`).
  */
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Principal } from '@/lib/auth/principal';
 import { listBrokenTargets } from '@/lib/crawl/views/broken-targets';
+import { storeRunChanges } from '@/lib/crawl/views/history';
 import { listCrawledUrls } from '@/lib/crawl/views/pages';
 import { getBrokenLinkReport } from '@/lib/crawl/views/report';
 import { getSeoReport } from '@/lib/crawl/views/seo-report';
 import { getUrlDetail } from '@/lib/crawl/views/url-detail';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
+import { brokenLinks, type Run, runChanges, runs } from '@/lib/db/schema';
 import { timeReads } from './stored-crawl';
 
 /** Reads timed per view: the slowest of 20 stands for the p99 the target names. */
@@ -57,7 +61,8 @@ export async function printDatabaseFigures(db: Db, runId: string): Promise<void>
     console.log(`  ${mb(Number(r.bytes)).padStart(8)}  ${r.kind === 'r' ? 'table' : 'index'} ${r.name}`);
 }
 
-export async function timeReportReads(db: Db, run: { tenant_id: string; site_id: string }): Promise<void> {
+/** The API key reading `run`'s reports in the benchmark, and the scope of the site's latest crawl. */
+function readerOf(run: { tenant_id: string; site_id: string }) {
   const principal: Principal = {
     tenantId: run.tenant_id,
     via: 'key',
@@ -65,7 +70,11 @@ export async function timeReportReads(db: Db, run: { tenant_id: string; site_id:
     siteIds: 'all',
     canCrawl: true,
   };
-  const scope = { siteId: run.site_id, runId: undefined };
+  return { principal, scope: { siteId: run.site_id, runId: undefined } };
+}
+
+export async function timeReportReads(db: Db, run: { tenant_id: string; site_id: string }): Promise<void> {
+  const { principal, scope } = readerOf(run);
   const time = (label: string, read: () => Promise<unknown>) => timeReads(label, read, TIMED, 46);
   console.log(
     `reads of the run's reports (${TIMED} timed after one warm-up; target p99 under 50 ms a page):`,
@@ -103,4 +112,47 @@ export async function timeReportReads(db: Db, run: { tenant_id: string; site_id:
     await time(`  seo-report, the next 100 pages of ${paged.check} (a cursor)`, () =>
       getSeoReport(db, principal, scope, { check: paged.check, cursor: paged.nextCursor ?? undefined }),
     );
+}
+
+/**
+ * The broken targets' first page of `run` with a previous completed crawl to compare with: one is
+ * planted (the run's report rows copied, every target with an odd hash renamed, so about half the
+ * targets are new and as many fixed), the page timed with the difference finalization stores
+ * (run_changes) and with it differenced on every read (a run finalized before migration 0039), and
+ * the planted crawl removed. The bench's run has no previous crawl, so it had no stored changes.
+ */
+export async function timeComparedReads(db: Db, run: Run): Promise<void> {
+  const { principal, scope } = readerOf(run);
+  const { id: _id, ...fields } = run;
+  const [previous] = await db
+    .insert(runs)
+    .values({ ...fields, started_at: run.started_at - 60_000, finished_at: run.started_at - 1000 })
+    .returning({ id: runs.id });
+  const previousId = (previous as { id: string }).id;
+  try {
+    await db.execute(
+      sql`insert into broken_links (run_id, tenant_id, source_url, target_url, status, status_code, kind,
+            redirect_chain, detail, created_at, link_text, link_selector, link_attrs, linking_pages)
+          select ${previousId}::uuid, tenant_id, source_url,
+            case when hashtext(target_url) & 1 = 1 then target_url || '-then' else target_url end,
+            status, status_code, kind, redirect_chain, detail, created_at, link_text, link_selector,
+            link_attrs, linking_pages
+          from broken_links where run_id = ${run.id}::uuid`,
+    );
+    const started = performance.now();
+    await storeRunChanges(db, run, { seo: false });
+    const differenced = performance.now() - started;
+    const [stored] = await db.select().from(runChanges).where(eq(runChanges.run_id, run.id));
+    console.log(
+      `with a previous crawl: ${stored?.broken?.newCount} targets new and ${stored?.broken?.fixedCount} fixed, differenced in ${differenced.toFixed(0)} ms at finalization`,
+    );
+    const page = () => listBrokenTargets(db, principal, scope, {});
+    await timeReads('  broken targets, first page, stored difference', page, TIMED, 46);
+    await db.delete(runChanges).where(eq(runChanges.run_id, run.id));
+    await timeReads('  broken targets, first page, differenced on read', page, TIMED, 46);
+  } finally {
+    await db.delete(runChanges).where(eq(runChanges.run_id, run.id));
+    await db.delete(brokenLinks).where(eq(brokenLinks.run_id, previousId));
+    await db.delete(runs).where(eq(runs.id, previousId));
+  }
 }

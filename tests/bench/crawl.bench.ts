@@ -314,9 +314,10 @@ async function runSitewatch(dataDir: string, siteIds: string[]): Promise<Measure
   const peakRssMb = memory.stop();
   // At scale, what the run left in the database and how its reports read (after the measurement).
   if (finished.pages_crawled >= SCALE_FIGURES_PAGES) {
-    const { printDatabaseFigures, timeReportReads } = await import('./crawl-scale');
+    const { printDatabaseFigures, timeComparedReads, timeReportReads } = await import('./crawl-scale');
     await printDatabaseFigures(db, finished.id);
     await timeReportReads(db, finished);
+    await timeComparedReads(db, finished);
   }
   await handle.close();
   rmSync(dataDir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import {
   listBrokenTargets,
   matchingBrokenTargets,
 } from '@/lib/crawl/views/broken-targets';
-import { brokenChangesToStore, MAX_LISTED_CHANGES } from '@/lib/crawl/views/history';
+import { MAX_LISTED_CHANGES, storeRunChanges } from '@/lib/crawl/views/history';
 import { getBrokenLinkReport } from '@/lib/crawl/views/report';
 import type { Db } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
@@ -327,19 +327,24 @@ describe('the dead-link report grouped by target, in SQL', () => {
     // The full report and a filtered page carry the same comparison.
     expect((await getBrokenLinkReport(db, principal, { siteId: other })).sincePreviousRun).toEqual(expected);
 
-    // What finalization stores (runs.broken_changes) is the same difference, and the reports read it
+    // What finalization stores (run_changes) is the same difference, and the reports read it
     // instead of differencing the runs again: with the previous run's rows gone, it still says what
     // was fixed against that run.
     const [run] = await db.select().from(schema.runs).where(eq(schema.runs.id, current));
-    const stored = await brokenChangesToStore(db, run!);
+    await storeRunChanges(db, run!, { seo: false });
+    const [stored] = await db.select().from(schema.runChanges).where(eq(schema.runChanges.run_id, current));
     expect(stored).toEqual({
-      previousRunId: previous,
-      newCount: added.length,
-      fixedCount: gone.length,
-      newTargets: expected.newTargets,
-      fixedTargets: expected.fixedTargets,
+      run_id: current,
+      tenant_id: principal.tenantId,
+      seo: null,
+      broken: {
+        previousRunId: previous,
+        newCount: added.length,
+        fixedCount: gone.length,
+        newTargets: expected.newTargets,
+        fixedTargets: expected.fixedTargets,
+      },
     });
-    await db.update(schema.runs).set({ broken_changes: stored }).where(eq(schema.runs.id, current));
     // Exclusions that hide rows apply to both sides, differenced on read: nothing new is left.
     await db
       .update(schema.sites)

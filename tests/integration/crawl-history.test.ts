@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jobsIdle } from '@/jobs/runtime';
-import { runs as runsTable } from '@/lib/db/schema';
+import { runChanges } from '@/lib/db/schema';
 import { type Query, v1 } from '../support/api-client';
 import { crawlTestbed, htmlPage, registerAndCrawl } from '../support/crawl';
 import { type CallResult, signInOwner } from '../support/http';
@@ -144,8 +144,8 @@ describe('new and fixed since the previous run', () => {
     const second = await v1({ token }).GET('/v1/sites/{id}/runs/{runId}/report', { params: run(secondRun) });
     expect(second.body).toEqual(latest.body);
     // Finalization stored that difference with the run, which every read of the reports then uses.
-    const [stored] = await bed.db.select().from(runsTable).where(eq(runsTable.id, secondRun));
-    expect(stored!.broken_changes).toEqual({
+    const [stored] = await bed.db.select().from(runChanges).where(eq(runChanges.run_id, secondRun));
+    expect(stored!.broken).toEqual({
       previousRunId: firstRun,
       newCount: 1,
       fixedCount: 1,

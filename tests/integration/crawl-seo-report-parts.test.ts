@@ -1,9 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SEO_FACTS_PAGE } from '@/lib/crawl/runs/finalize-seo';
-import { seoChangesToStore } from '@/lib/crawl/views/history';
+import { storeRunChanges } from '@/lib/crawl/views/history';
 import { MAX_LISTED_CHANGES } from '@/lib/crawl/views/seo-report';
-import { type Run, runs, SEO_REPORT_PART, type StoredSeoIssue, seoReports } from '@/lib/db/schema';
+import {
+  type Run,
+  runChanges,
+  runs,
+  SEO_REPORT_PART,
+  type StoredSeoIssue,
+  seoReports,
+} from '@/lib/db/schema';
 import { isSeoCheckId, isSeoImpact, type SeoIssue } from '@/lib/seo/checks';
 import { scoreSeo } from '@/lib/seo/score';
 import { v1 } from '../support/api-client';
@@ -344,21 +351,21 @@ describe('a large SEO report', () => {
       await setExcludes([]);
     }
 
-    // What finalization stores (runs.seo_changes) is the same difference, and the report reads it
+    // What finalization stores (run_changes) is the same difference, and the report reads it
     // instead of differencing the runs again: with the previous run's parts gone, it still says what
     // was fixed against that run.
-    const changes = await seoChangesToStore(db, run);
-    expect(changes).toMatchObject({
+    await storeRunChanges(db, run, { seo: true });
+    const [changes] = await db.select().from(runChanges).where(eq(runChanges.run_id, run.id));
+    expect(changes?.seo).toMatchObject({
       previousRunId: previous!.id,
       newCount: stored.length,
       fixedCount: gone.length,
     });
-    await db.update(runs).set({ seo_changes: changes }).where(eq(runs.id, run.id));
     await db.delete(seoReports).where(eq(seoReports.run_id, previous!.id));
     try {
       expect((await report()).body.sincePreviousRun).toEqual(expected);
     } finally {
-      await db.update(runs).set({ seo_changes: null }).where(eq(runs.id, run.id));
+      await db.delete(runChanges).where(eq(runChanges.run_id, run.id));
     }
   });
 });

@@ -7,7 +7,7 @@ import { type Run, type RunSettings, runs, seoReports, usageLedger } from '@/lib
 import { refreshStatisticsAfterWrite } from '@/lib/db/statistics';
 import { pauseIfAllowanceUsed } from '@/lib/usage/allowance';
 import { type CrawlTrace, traced } from '../engine/trace';
-import { brokenChangesToStore, seoChangesToStore } from '../views/history';
+import { storeRunChanges } from '../views/history';
 import { writeRunSeo } from './finalize-seo';
 import { loadRun } from './run';
 import { queueCrawlSummary } from './summary-notification';
@@ -126,12 +126,7 @@ export async function finalizeRun(
         ? await traced(trace, 'finalize: seo', () => writeRunSeo(tx, run, settings, now))
         : null;
       // The reports' new and fixed issues and targets, differenced once here rather than on every read.
-      const seoChanges = seo
-        ? await traced(trace, 'finalize: seo changes', () => seoChangesToStore(tx, run))
-        : null;
-      const brokenChanges = await traced(trace, 'finalize: broken changes', () =>
-        brokenChangesToStore(tx, run),
-      );
+      await traced(trace, 'finalize: changes', () => storeRunChanges(tx, run, { seo: seo !== null }));
 
       const [site] = await queryRows<{ hostname: string; a11y_enabled: number; pass_busy: boolean }>(
         tx,
@@ -178,8 +173,6 @@ export async function finalizeRun(
           seo_minor: seo?.score.minor ?? 0,
           seo_pages_scanned: seo?.pagesScanned ?? 0,
           seo_issue_count: seo?.score.issueCount ?? 0,
-          seo_changes: seoChanges,
-          broken_changes: brokenChanges,
         })
         .where(and(eq(runs.id, runId), eq(runs.state, 'running')))
         .returning();

@@ -3,7 +3,14 @@ import type { Principal } from '@/lib/auth/principal';
 import type { Db } from '@/lib/db/client';
 import { queryRows } from '@/lib/db/rows';
 import { completedCrawlOf } from '@/lib/db/running-crawl';
-import { type Run, runs, type Site, type StoredBrokenChanges, type StoredSeoChanges } from '@/lib/db/schema';
+import {
+  type Run,
+  runChanges,
+  runs,
+  type Site,
+  type StoredBrokenChanges,
+  type StoredSeoChanges,
+} from '@/lib/db/schema';
 import { NotFoundError } from '@/lib/errors';
 import { getVisibleSite } from '@/lib/sites/access';
 import { type RunResource, runResource } from '@/lib/sites/resource';
@@ -113,26 +120,48 @@ export async function previousCompletedRun(db: Db, run: Run): Promise<Run | unde
  */
 export const MAX_LISTED_CHANGES = 1000;
 
+/** The differences finalization stored for `run` (run_changes), if any. */
+async function storedChanges(db: Db, run: Run) {
+  const [row] = await db
+    .select({ seo: runChanges.seo, broken: runChanges.broken })
+    .from(runChanges)
+    .where(and(eq(runChanges.tenant_id, run.tenant_id), eq(runChanges.run_id, run.id)));
+  return row;
+}
+
 /**
- * The broken-target changes of `run` against `previous` as finalization stored them
- * (runs.broken_changes), or differenced now when they were not stored against that run (runs
- * finalized before migration 0039, another run compared with, as the monthly report does).
+ * What finalization stores for `run` (run_changes): its reports' differences with the previous
+ * completed crawl, the SEO issues' when `seo` (the run has an SEO report). Written afresh, so a
+ * retried finalize agrees; with nothing to compare with there is no row.
+ */
+export async function storeRunChanges(db: Db, run: Run, { seo }: { seo: boolean }): Promise<void> {
+  await db
+    .delete(runChanges)
+    .where(and(eq(runChanges.tenant_id, run.tenant_id), eq(runChanges.run_id, run.id)));
+  const previous = await previousCompletedRun(db, run);
+  if (!previous) return;
+  const runs = { tenantId: run.tenant_id, runId: run.id, previousId: previous.id };
+  await db.insert(runChanges).values({
+    run_id: run.id,
+    tenant_id: run.tenant_id,
+    seo: seo ? await seoIssueChanges(db, runs) : null,
+    broken: await brokenTargetChanges(db, runs, sql`true`),
+  });
+}
+
+/**
+ * The broken-target changes of `run` against `previous` as finalization stored them, or
+ * differenced now when they were not stored against that run (runs finalized before migration
+ * 0039, another run compared with, as the monthly report does).
  */
 export async function brokenChangesAgainst(db: Db, run: Run, previous: Run): Promise<StoredBrokenChanges> {
-  if (run.broken_changes?.previousRunId === previous.id) return run.broken_changes;
+  const stored = (await storedChanges(db, run))?.broken;
+  if (stored?.previousRunId === previous.id) return stored;
   return brokenTargetChanges(
     db,
     { tenantId: run.tenant_id, runId: run.id, previousId: previous.id },
     sql`true`,
   );
-}
-
-/** What finalization stores in runs.broken_changes: the difference with the previous completed crawl. */
-export async function brokenChangesToStore(db: Db, run: Run): Promise<StoredBrokenChanges | null> {
-  const previous = await previousCompletedRun(db, run);
-  return previous
-    ? brokenTargetChanges(db, { tenantId: run.tenant_id, runId: run.id, previousId: previous.id }, sql`true`)
-    : null;
 }
 
 /**
@@ -166,21 +195,14 @@ export async function brokenTargetChanges(
 }
 
 /**
- * The SEO changes of `run` against `previous` as finalization stored them (runs.seo_changes), or
- * differenced now when they were not stored against that run (runs finalized before migration 0037,
- * or a previous run removed since).
+ * The SEO changes of `run` against `previous` as finalization stored them, or differenced now when
+ * they were not stored against that run (runs finalized before migration 0037, or a previous run
+ * removed since).
  */
 export async function seoChangesAgainst(db: Db, run: Run, previous: Run): Promise<StoredSeoChanges> {
-  if (run.seo_changes?.previousRunId === previous.id) return run.seo_changes;
+  const stored = (await storedChanges(db, run))?.seo;
+  if (stored?.previousRunId === previous.id) return stored;
   return seoIssueChanges(db, { tenantId: run.tenant_id, runId: run.id, previousId: previous.id });
-}
-
-/** What finalization stores in runs.seo_changes: the difference with the previous completed crawl. */
-export async function seoChangesToStore(db: Db, run: Run): Promise<StoredSeoChanges | null> {
-  const previous = await previousCompletedRun(db, run);
-  return previous
-    ? seoIssueChanges(db, { tenantId: run.tenant_id, runId: run.id, previousId: previous.id })
-    : null;
 }
 
 /**

@@ -45,20 +45,6 @@ export const runs = pgTable(
     seo_minor: counter('seo_minor'),
     seo_pages_scanned: counter('seo_pages_scanned'),
     seo_issue_count: counter('seo_issue_count'),
-    /**
-     * SEO issues new and fixed against the previous completed crawl, differenced once when the run
-     * finalized (migration 0037): at 1,000,000 pages the difference of two runs' issue documents
-     * takes seconds, too long for every read of the report. Internal, not part of the Run resource;
-     * null when there was no previous run or before 0037 (the report then differences on read).
-     */
-    seo_changes: jsonb('seo_changes').$type<StoredSeoChanges>(),
-    /**
-     * Broken targets new and fixed against the previous completed crawl, differenced once when the
-     * run finalized (migration 0039), as `seo_changes`: every page of the broken-targets report says
-     * what changed, and differencing two runs of 20,000 broken targets on each read cost more than
-     * the page itself. Internal; null when there was no previous run or before 0039.
-     */
-    broken_changes: jsonb('broken_changes').$type<StoredBrokenChanges>(),
     error: text('error'),
     /**
      * The limits that cut this run's result short (page cap, caps on hostile input), one entry per
@@ -312,7 +298,7 @@ export const brokenLinks = pgTable(
 /** One stored SEO issue: `[check, impact, page_url, detail]`. */
 export type StoredSeoIssue = [check: string, impact: string, pageUrl: string, detail: string];
 
-/** `runs.seo_changes`: the counts of each side and their first issues as [check, pageUrl], by page then check. */
+/** `run_changes.seo`: the counts of each side and their first issues as [check, pageUrl], by page then check. */
 export type StoredSeoChanges = {
   previousRunId: string;
   newCount: number;
@@ -321,7 +307,7 @@ export type StoredSeoChanges = {
   fixedIssues: [check: string, pageUrl: string][];
 };
 
-/** `runs.broken_changes`: the counts of each side and their first targets, in code-unit order. */
+/** `run_changes.broken`: the counts of each side and their first targets, in code-unit order. */
 export type StoredBrokenChanges = {
   previousRunId: string;
   newCount: number;
@@ -329,6 +315,30 @@ export type StoredBrokenChanges = {
   newTargets: string[];
   fixedTargets: string[];
 };
+
+/**
+ * What changed in a crawl's reports against the previous completed crawl (`previousRunId` in each),
+ * differenced once when the run finalized: the SEO issues (migration 0037: at 1,000,000 pages the
+ * difference of two runs' issue documents takes seconds) and the broken targets (every page of
+ * the broken-targets report says what changed, and differencing two runs of 20,000 broken targets
+ * on each read took longer than the page). Each side is counted and its first MAX_LISTED_CHANGES
+ * listed. A row of its own (migration 0040), not columns of `runs`: the lists run to a few hundred
+ * kilobytes, which the reports that show them read and no other read of a run (the history's
+ * pages, the live state polled while a crawl runs) should carry. No row, or a null side: nothing
+ * stored (no previous run, a run finalized before), and the reports difference on read.
+ */
+export const runChanges = pgTable(
+  'run_changes',
+  {
+    run_id: uuid('run_id')
+      .primaryKey()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    tenant_id: text('tenant_id').notNull(),
+    seo: jsonb('seo').$type<StoredSeoChanges>(),
+    broken: jsonb('broken').$type<StoredBrokenChanges>(),
+  },
+  (t) => [index('run_changes_tenant_idx').on(t.tenant_id, t.run_id)],
+);
 
 /**
  * A crawl's SEO issues as a document, ordered by page and stored in parts of at most

@@ -140,12 +140,12 @@ export async function storeRunChanges(db: Db, run: Run, { seo }: { seo: boolean 
     .where(and(eq(runChanges.tenant_id, run.tenant_id), eq(runChanges.run_id, run.id)));
   const previous = await previousCompletedRun(db, run);
   if (!previous) return;
-  const runs = { tenantId: run.tenant_id, runId: run.id, previousId: previous.id };
+  const compared = { tenantId: run.tenant_id, runId: run.id, previousId: previous.id };
   await db.insert(runChanges).values({
     run_id: run.id,
     tenant_id: run.tenant_id,
-    seo: seo ? await seoIssueChanges(db, runs) : null,
-    broken: await brokenTargetChanges(db, runs, sql`true`),
+    seo: seo ? await seoIssueChanges(db, compared) : null,
+    broken: await brokenTargetChanges(db, compared, sql`true`),
   });
 }
 

@@ -1,8 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SEO_FACTS_PAGE } from '@/lib/crawl/runs/finalize-seo';
-import { storeRunChanges } from '@/lib/crawl/views/history';
-import { MAX_LISTED_CHANGES } from '@/lib/crawl/views/seo-report';
+import { MAX_LISTED_CHANGES, storeRunChanges } from '@/lib/crawl/views/history';
 import {
   type Run,
   runChanges,

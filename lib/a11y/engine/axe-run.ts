@@ -9,10 +9,11 @@
  *   itself when each document is created (`Page.addScriptToEvaluateOnNewDocument`, registered once
  *   per tab), instead of its 1.5 MB source being sent through the DevTools protocol and compiled
  *   again for every frame of every page: V8 keeps the compiled script, so a tab that renders page
- *   after page pays for the compile once. It is set up (`LOAD_AXE`) only in the documents it checks. An isolated world shares the frame's DOM and layout, which
- *   is all axe reads, but not its JavaScript globals: the page can neither see nor replace `axe`
- *   (a site bundling its own axe-core, or any script with a global named `axe`, changes nothing),
- *   and the page's Content Security Policy does not apply to it.
+ *   after page pays for the compile once; it is set up (`LOAD_AXE`) only in the documents it
+ *   checks. An isolated world shares the frame's DOM and layout, which is all axe reads, but not
+ *   its JavaScript globals: the page can neither see nor replace `axe` (a site bundling its own
+ *   axe-core, or any script with a global named `axe`, changes nothing), and the page's Content
+ *   Security Policy does not apply to it.
  * - `finishRun` runs in the top document's axe world, where the top document's partial result
  *   already is, instead of in a fresh blank page with axe compiled a third time and every partial
  *   result shipped into it. AxeBuilder uses the blank page to keep what nested cross-origin frames

@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  DEFAULT_SEO_PAGES,
-  MAX_LISTED_CHANGES,
-  MAX_SEO_PAGES,
-  type SeoReportResponse,
-} from '@/lib/crawl/views/seo-report';
+import { MAX_LISTED_CHANGES } from '@/lib/crawl/views/history';
+import { DEFAULT_SEO_PAGES, MAX_SEO_PAGES, type SeoReportResponse } from '@/lib/crawl/views/seo-report';
 import { SEO_CHECKS } from '@/lib/seo/checks';
 import { type Holds, type Same, strictBoolean } from './common';
 import { cursor, queryInt } from './history';

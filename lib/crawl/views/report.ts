@@ -191,7 +191,7 @@ export async function getBrokenLinkReport(
 
 /**
  * New and fixed broken targets against the previous completed crawl, after the current exclusions:
- * as finalization stored them when nothing is hidden (runs.broken_changes), else differenced now.
+ * as finalization stored them when nothing is hidden (run_changes), else differenced now.
  */
 export async function brokenTargetsSincePrevious(
   db: Db,

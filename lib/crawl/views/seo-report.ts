@@ -22,7 +22,6 @@ import { MAX_LISTED_CHANGES, previousCompletedRun, reportRun, seoChangesAgainst 
 /** Pages listed per check by default, and at most (`?pagesPerCheck=`, `?limit=`). */
 export const DEFAULT_SEO_PAGES = 100;
 export const MAX_SEO_PAGES = 500;
-export { MAX_LISTED_CHANGES };
 
 /** Report parts (of up to 2,000 issues) read per statement when walking a run. */
 const PARTS_PER_READ = 4;

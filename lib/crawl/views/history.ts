@@ -120,13 +120,16 @@ export async function previousCompletedRun(db: Db, run: Run): Promise<Run | unde
  */
 export const MAX_LISTED_CHANGES = 1000;
 
-/** The differences finalization stored for `run` (run_changes), if any. */
-async function storedChanges(db: Db, run: Run) {
+/**
+ * One report's differences as finalization stored them for `run` (run_changes), if any: only the
+ * column asked for is read, since each holds up to 2 * MAX_LISTED_CHANGES entries.
+ */
+async function storedChanges<K extends 'seo' | 'broken'>(db: Db, run: Run, report: K) {
   const [row] = await db
-    .select({ seo: runChanges.seo, broken: runChanges.broken })
+    .select({ changes: runChanges[report] })
     .from(runChanges)
     .where(and(eq(runChanges.tenant_id, run.tenant_id), eq(runChanges.run_id, run.id)));
-  return row;
+  return row?.changes;
 }
 
 /**
@@ -155,7 +158,7 @@ export async function storeRunChanges(db: Db, run: Run, { seo }: { seo: boolean 
  * 0039, another run compared with, as the monthly report does).
  */
 export async function brokenChangesAgainst(db: Db, run: Run, previous: Run): Promise<StoredBrokenChanges> {
-  const stored = (await storedChanges(db, run))?.broken;
+  const stored = await storedChanges(db, run, 'broken');
   if (stored?.previousRunId === previous.id) return stored;
   return brokenTargetChanges(
     db,
@@ -200,7 +203,7 @@ export async function brokenTargetChanges(
  * removed since).
  */
 export async function seoChangesAgainst(db: Db, run: Run, previous: Run): Promise<StoredSeoChanges> {
-  const stored = (await storedChanges(db, run))?.seo;
+  const stored = await storedChanges(db, run, 'seo');
   if (stored?.previousRunId === previous.id) return stored;
   return seoIssueChanges(db, { tenantId: run.tenant_id, runId: run.id, previousId: previous.id });
 }

@@ -83,7 +83,7 @@ function ChangeList<T>({
       </summary>
       {total > entries.length ? (
         <p className="mt-2 text-sm text-zinc-600">
-          The first {formatNumber(entries.length)} of {formatNumber(total)}, by page.
+          The first {formatNumber(entries.length)} of {formatNumber(total)}, in URL order.
         </p>
       ) : null}
       <ul className="mt-2 space-y-1 pl-1 text-sm">

@@ -1,5 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunChanges } from '@/components/sites/run-changes';
 import type { Principal } from '@/lib/auth/principal';
 import {
   BROKEN_TARGET_SORTS,
@@ -324,6 +327,21 @@ describe('the dead-link report grouped by target, in SQL', () => {
     const read = async () =>
       (await listBrokenTargets(db, principal, { siteId: other, runId: undefined }, {})).sincePreviousRun;
     expect(await read()).toEqual(expected);
+    // The dashboard says each cut list is cut, and how: how many of how many, in which order.
+    const shown = renderToStaticMarkup(
+      createElement(RunChanges<string>, {
+        what: 'broken targets',
+        previousRunId: previous,
+        added: expected.newTargets,
+        fixed: expected.fixedTargets,
+        addedCount: expected.newTargetCount,
+        fixedCount: expected.fixedTargetCount,
+        item: (url: string) => ({ key: url, node: url }),
+      }),
+    );
+    expect(shown).toContain('1,050 new</strong> and <strong class="font-semibold text-zinc-900">1,100 fixed');
+    expect(shown).toContain('The first 1,000 of 1,050, in URL order.');
+    expect(shown).toContain('The first 1,000 of 1,100, in URL order.');
     // The full report and a filtered page carry the same comparison.
     expect((await getBrokenLinkReport(db, principal, { siteId: other })).sincePreviousRun).toEqual(expected);
 

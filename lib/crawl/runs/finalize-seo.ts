@@ -102,22 +102,34 @@ function duplicateCandidate(row: DuplicateRow): DuplicateCandidate {
   };
 }
 
-/** The run's pages that carry SEO facts, `columns` of them, a page of rows at a time in URL order. */
+/**
+ * The run's pages that carry SEO facts, `columns` of them, a page of rows at a time in URL order.
+ * The next page is asked for before this one is handed over: the database (Postgres's own process,
+ * PGlite's own thread) reads it while the caller judges this one, instead of each waiting for the
+ * other. A read the caller never takes (it stopped early, the transaction failed) is left to fail
+ * unobserved.
+ */
 async function* pagesOfFacts<T extends { url: string }>(
   tx: Db,
   runId: string,
   columns: SQL,
 ): AsyncGenerator<T[]> {
-  for (let after = ''; ; ) {
-    const rows = await queryRows<T>(
+  const read = (after: string) => {
+    const rows = queryRows<T>(
       tx,
       sql`select url, ${columns} from crawl_urls
           where run_id = ${runId}::uuid and url > ${after} and is_page = 1 and seo_facts is not null
           order by url limit ${SEO_FACTS_PAGE}::int`,
     );
+    rows.catch(() => {});
+    return rows;
+  };
+  for (let next = read(''); ; ) {
+    const rows = await next;
+    const last = rows.length === SEO_FACTS_PAGE ? (rows.at(-1) as T).url : null;
+    if (last !== null) next = read(last);
     if (rows.length > 0) yield rows;
-    if (rows.length < SEO_FACTS_PAGE) return;
-    after = (rows.at(-1) as T).url;
+    if (last === null) return;
   }
 }
 
